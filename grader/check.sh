@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Grades one lesson, or all of them: builds the student's code, runs the lesson's Bats grader, reports.
+#   check.sh [LESSON] [--submission DIR] [--backend gpu|cpu|auto] [--results DIR] [--work DIR]
+# LESSON: 1, 01 or 01-allocation; none grades every lesson and ends with a table. DIR/NN-slug/ holds
+# the code to grade (default exercises/). Exit status 0 only when every step of every lesson passed.
+set -euo pipefail
+WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export WB_ROOT
+# shellcheck source=grader/lib/lessons.sh
+. "$WB_ROOT/grader/lib/lessons.sh"
+# shellcheck source=grader/lib/backend.sh
+. "$WB_ROOT/grader/lib/backend.sh"
+
+lesson="" submission=$WB_ROOT/exercises backend=${BACKEND:-auto} results=$WB_BUILD/results work=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --submission) submission=$2; shift 2 ;;
+    --backend) backend=$2; shift 2 ;;
+    --results) results=$2; shift 2 ;;
+    --work) work=$2; shift 2 ;;
+    -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "error: unknown option $1" >&2; exit 2 ;;
+    *) lesson=$1; shift ;;
+  esac
+done
+
+"$WB_ROOT/grader/setup.sh" --quiet || exit 2
+if [ ! -d "$submission" ]; then
+  echo "error: SUBMISSION=$submission is not a folder (it should hold NN-slug/ folders, like exercises/)" >&2
+  exit 2
+fi
+submission=$(cd "$submission" && pwd)
+if [ -n "$lesson" ]; then
+  ids=$(lesson_resolve "$lesson") || exit 2
+else
+  ids=$(lesson_ids)
+fi
+backend_choose "$backend" || exit 2
+mkdir -p "$WB_BUILD"
+echo "backend: $WB_BACKEND ($WB_BACKEND_WHY)"
+
+# What the grader compares with must come out of the run unchanged; say so loudly if it did not.
+fingerprint() { (cd "$WB_ROOT" && find grader kernels lessons -type f -print0 | sort -z | xargs -0 cksum); }
+before=$(fingerprint)
+
+status=0
+table=""
+for id in $ids; do
+  echo
+  echo "lesson ${id%%-*} · $(lesson_title "$id") · $submission/$id/"
+  export WB_LESSON=$id WB_SUBMISSION=$submission WB_WORK=${work:-$WB_BUILD/check/$WB_BACKEND}/$id
+  rm -rf "$WB_WORK"
+  bats --tap "$WB_ROOT/grader/$id.bats" 2>&1 |
+    "$WB_ROOT/grader/report.sh" "$id" "$results/$id.tsv" | tee "$WB_BUILD/report.txt" ||
+    status=1
+  table="$table$(tail -n 1 "$WB_BUILD/report.txt")"$'\n'
+done
+
+if [ "$(fingerprint)" != "$before" ]; then
+  echo "warning: the grader's own files changed during the run (grader/, kernels/ or lessons/): 'git status' shows which" >&2
+  status=1
+fi
+if [ -z "$lesson" ]; then
+  echo
+  echo "summary ($WB_BACKEND backend):"
+  printf '%s' "$table" | sed 's/^/  /'
+fi
+exit "$status"

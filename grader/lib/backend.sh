@@ -1,0 +1,64 @@
+# Backend choice, sourced by the grader's scripts: which compiler builds the student's code, what runs
+# it, and why. BACKEND=gpu|cpu|auto; auto takes the GPU when a usable device answers, else the CPU backend.
+
+# shellcheck shell=bash
+WB_ROOT=${WB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+WB_BUILD=${WB_BUILD:-$WB_ROOT/build}
+
+# The architecture to build for when no GPU can be asked: the H200 the workbook was measured on.
+WB_FALLBACK_ARCH=sm_90
+
+# Runs the device query (built once) and prints its line; fails when no GPU answers.
+device_query() {
+  local exe=$WB_BUILD/tools/device-query
+  command -v nvcc >/dev/null 2>&1 || { echo "error - nvcc is not installed"; return 1; }
+  if [ ! -x "$exe" ] || [ "$exe" -ot "$WB_ROOT/grader/lib/device-query.cu" ]; then
+    mkdir -p "${exe%/*}"
+    nvcc -o "$exe" "$WB_ROOT/grader/lib/device-query.cu" >/dev/null 2>&1 ||
+      { echo "error - nvcc could not build the device query"; return 1; }
+  fi
+  timeout 20 "$exe" 2>/dev/null || return 1
+}
+
+cpu_backend_ready() {
+  [ -x "$WB_ROOT/cpu/bin/nvcc-cpu" ]
+}
+
+# Sets WB_BACKEND (gpu, cpu or none), WB_BACKEND_WHY, WB_DEVICE, WB_NVCC, WB_ARCH, WB_SANITIZER.
+# "none" means: no GPU and no CPU backend; code is still compiled with nvcc, but cannot run.
+backend_choose() {
+  local want=${1:-auto} query
+  WB_DEVICE="" WB_SANITIZER="" WB_SKIP_WHY="" WB_NVCC=nvcc WB_ARCH=-arch=$WB_FALLBACK_ARCH
+  case $want in
+    gpu|cpu|auto) ;;
+    *) echo "error: BACKEND must be gpu, cpu or auto, not \"$want\"" >&2; return 2 ;;
+  esac
+  if [ "$want" != cpu ] && query=$(device_query); then
+    WB_DEVICE=${query#ok }
+    WB_BACKEND=gpu
+    WB_ARCH=-arch=native
+    WB_BACKEND_WHY="a usable GPU answered: $WB_DEVICE"
+    WB_SANITIZER=$(command -v compute-sanitizer || true)
+    return 0
+  fi
+  query=${query:-error the device query did not answer}
+  local why="no usable GPU (${query#error })"
+  [ "$want" = cpu ] && why="BACKEND=cpu was asked for"
+  if [ "$want" = gpu ]; then
+    WB_BACKEND=none
+    WB_BACKEND_WHY="BACKEND=gpu, but $why"
+    WB_SKIP_WHY="BACKEND=gpu, but no usable GPU here"
+  elif cpu_backend_ready; then
+    WB_BACKEND=cpu
+    WB_NVCC=$WB_ROOT/cpu/bin/nvcc-cpu
+    WB_ARCH=""
+    WB_SANITIZER=$WB_ROOT/cpu/bin/compute-sanitizer
+    WB_BACKEND_WHY="$why: the CPU backend (cpu/) runs the code instead"
+  else
+    WB_BACKEND=none
+    WB_BACKEND_WHY="$why, and the CPU backend (cpu/) is not built yet: steps that run the program are skipped"
+    WB_SKIP_WHY="no usable GPU here and the CPU backend is not built yet"
+  fi
+  command -v "$WB_NVCC" >/dev/null 2>&1 || WB_NVCC=""
+  export WB_BACKEND WB_BACKEND_WHY WB_SKIP_WHY WB_DEVICE WB_NVCC WB_ARCH WB_SANITIZER
+}

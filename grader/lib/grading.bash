@@ -1,0 +1,283 @@
+# Helpers for the lesson graders (grader/NN-slug.bats): build once, run the student's program safely,
+# compare what it printed, read the leak report, sweep the out-of-memory contract, run the memory checker.
+# Every check that fails explains three things: what was expected, what happened, the usual cause.
+
+# shellcheck shell=bash
+WB_ROOT=${WB_ROOT:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
+WB_BUILD=${WB_BUILD:-$WB_ROOT/build}
+# shellcheck source=grader/lib/build.sh
+. "$WB_ROOT/grader/lib/build.sh"
+# shellcheck source=grader/lib/backend.sh
+. "$WB_ROOT/grader/lib/backend.sh"
+bats_load_library bats-support
+bats_load_library bats-assert
+bats_load_library bats-file
+
+WB_LESSON=${WB_LESSON:-$(basename "$BATS_TEST_FILENAME" .bats)}
+WB_TIMEOUT=${WB_TIMEOUT:-20}           # seconds one run of the student's program may take
+WB_OUTPUT_CAP_KB=${WB_OUTPUT_CAP_KB:-1024} # what it may write, per file, before it is stopped
+WB_SWEEP_MAX=${WB_SWEEP_MAX:-64}       # allocation calls the out-of-memory sweep tries at most
+WB_SANITIZER_EXIT=86                   # compute-sanitizer's exit status when it found errors
+
+# The folder this run of the grader works in (build outputs, program runs, the snapshot of expected/).
+wb_work() { printf '%s\n' "${WB_WORK:-$WB_BUILD/check/$WB_LESSON}"; }
+
+# --- once per lesson: build, and snapshot the expected outputs ------------------------------------
+
+lesson_setup_file() {
+  local work
+  work=$(wb_work)
+  [ -n "${WB_BACKEND:-}" ] || backend_choose "${BACKEND:-auto}"
+  mkdir -p "$work"
+  # The program runs only after this copy is taken, so it cannot change what it is compared with.
+  rm -rf "$work/expected" && cp -R "$WB_ROOT/grader/$WB_LESSON/expected" "$work/expected"
+  build_program "$WB_LESSON" "${WB_SUBMISSION:-$WB_ROOT/exercises}/$WB_LESSON" "$work/build" || true
+}
+
+expected_file() { printf '%s\n' "$(wb_work)/expected/$1"; }
+program() { printf '%s\n' "$(wb_work)/build/program"; }
+
+# Fails the step when the program did not build; skips it when nothing here can run CUDA code.
+require_program() {
+  local status
+  status=$(cat "$(wb_work)/build/status" 2>/dev/null || echo missing)
+  [ "$status" = ok ] || fail "cannot run: the program did not build ($status; step 1 shows why)"
+  [ "$WB_BACKEND" != none ] || skip "cannot run here: ${WB_SKIP_WHY:-$WB_BACKEND_WHY}"
+}
+
+# --- running the student's program ---------------------------------------------------------------
+
+sandbox_ok() {
+  [ -z "${WB_NO_SANDBOX:-}" ] && command -v bwrap >/dev/null 2>&1 &&
+    bwrap --ro-bind / / --dev /dev true >/dev/null 2>&1
+}
+
+# run_program [--name NAME] [--env K=V]... [--sanitize] [--] ARGS...
+# Runs the program (or the memory checker on it) in RUN_DIR=$(wb_work)/runs/NAME with a time limit and an
+# output cap; the filesystem is read-only but for RUN_DIR when bubblewrap is available. Sets RUN_DIR,
+# RUN_STATUS (exit status), RUN_HOW (a phrase: "exited with status 1", "was killed by SIGSEGV", ...)
+# and RUN_NORMAL (1 when it exited by itself, without a signal, a time-out or too much output).
+# A run with the same NAME is reused within one grading, so steps that read the same run share it.
+run_program() {
+  local name=default sanitize=0 envs=() cmd=() start elapsed cap_bytes
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --name) name=$2; shift 2 ;;
+      --env) envs+=("$2"); shift 2 ;;
+      --sanitize) sanitize=1; shift ;;
+      --) shift; break ;;
+      *) break ;;
+    esac
+  done
+  RUN_DIR=$(wb_work)/runs/$name
+  if [ -f "$RUN_DIR/status" ]; then
+    # shellcheck source=/dev/null
+    . "$RUN_DIR/status"
+    return 0
+  fi
+  rm -rf "$RUN_DIR" && mkdir -p "$RUN_DIR"
+  cmd=("$(program)" "$@")
+  [ "$sanitize" = 1 ] && cmd=("$WB_SANITIZER" --tool memcheck --leak-check full
+    --error-exitcode "$WB_SANITIZER_EXIT" "${cmd[@]}")
+  if sandbox_ok; then
+    cmd=(bwrap --ro-bind / / --dev-bind /dev /dev --proc /proc --tmpfs /tmp --bind "$RUN_DIR" "$RUN_DIR"
+      --die-with-parent --chdir "$RUN_DIR" -- "${cmd[@]}")
+  fi
+  start=$(date +%s)
+  (
+    cd "$RUN_DIR" || exit 1
+    ulimit -f "$WB_OUTPUT_CAP_KB" # a file grows past this: the writer gets SIGXFSZ
+    exec env "${envs[@]}" CUDAWB_REPORT="$RUN_DIR/report" \
+      timeout --kill-after=3 "$WB_TIMEOUT" "${cmd[@]}" </dev/null >"$RUN_DIR/stdout" 2>"$RUN_DIR/stderr"
+  )
+  RUN_STATUS=$?
+  elapsed=$(($(date +%s) - start))
+  cap_bytes=$((WB_OUTPUT_CAP_KB * 1024))
+  RUN_NORMAL=0
+  if { [ "$RUN_STATUS" -eq 124 ] || [ "$RUN_STATUS" -eq 137 ]; } && [ "$elapsed" -ge "$WB_TIMEOUT" ]; then
+    RUN_HOW="timed out after $WB_TIMEOUT s and was stopped"
+  elif [ "$RUN_STATUS" -eq 153 ] || [ "$(stat -c %s "$RUN_DIR/stdout")" -ge "$cap_bytes" ] ||
+    [ "$(stat -c %s "$RUN_DIR/stderr")" -ge "$cap_bytes" ]; then
+    RUN_HOW="printed more than $WB_OUTPUT_CAP_KB KiB and was stopped"
+  elif [ "$RUN_STATUS" -gt 128 ]; then
+    RUN_HOW="was killed by SIG$(kill -l $((RUN_STATUS - 128)) 2>/dev/null || echo "nal $((RUN_STATUS - 128))") (exit status $RUN_STATUS)"
+  else
+    RUN_NORMAL=1
+    RUN_HOW="exited with status $RUN_STATUS"
+  fi
+  printf 'RUN_STATUS=%q RUN_HOW=%q RUN_NORMAL=%q\n' "$RUN_STATUS" "$RUN_HOW" "$RUN_NORMAL" >"$RUN_DIR/status"
+}
+
+# The usual cause of an abnormal end, for the failure message.
+cause_of_run() {
+  case $RUN_HOW in
+    *SIGSEGV*) echo "host code read or wrote through a device pointer, or a cudaMemcpy was given a host pointer that is not mapped (gpu-facts.md: both die with SIGSEGV)" ;;
+    *SIGABRT*) echo "a failed host assert, or a double free of host memory (free, not cudaFree)" ;;
+    *"timed out"*) echo "a loop that never ends, or a wait for something that never happens" ;;
+    *printed*) echo "printing inside a loop that runs far more often than intended" ;;
+    *) echo "read the program's own error message above" ;;
+  esac
+}
+
+# Prints the first lines of a file, indented, for a failure message.
+excerpt() {
+  local file=$1 lines=${2:-12}
+  [ -s "$file" ] || { echo "    (nothing)"; return; }
+  head -n "$lines" "$file" | cut -c1-200 | sed 's/^/    /'
+  [ "$(wc -l <"$file")" -le "$lines" ] || echo "    ..."
+}
+
+# Fails unless the last run exited by itself with STATUS (default 0).
+expect_exit() {
+  local want=${1:-0}
+  [ "$RUN_NORMAL" = 1 ] && [ "$RUN_STATUS" -eq "$want" ] && return 0
+  fail "$(printf 'expected: your program exits with status %s\nhappened: it %s; its stderr:\n%s\nusual cause: %s' \
+    "$want" "$RUN_HOW" "$(excerpt "$RUN_DIR/stderr" 6)" "$(cause_of_run)")"
+}
+
+# expect_line PREFIX EXPECTED_FILE CAUSE: the run printed the expected file's line that starts with PREFIX.
+expect_line() {
+  local prefix=$1 file=$2 cause=$3 want got
+  want=$(grep -m1 -F -- "$prefix" "$file" | grep -m1 -- "^$prefix") ||
+    fail "grader error: $file has no line starting with \"$prefix\""
+  got=$(grep -m1 -- "^$prefix" "$RUN_DIR/stdout" || true)
+  [ "$got" = "$want" ] && return 0
+  [ -n "$got" ] || got="(no line starting with \"$prefix\"; the program $RUN_HOW)"
+  fail "$(printf 'expected: %s\nprinted:  %s\nusual cause: %s' "$want" "$got" "$cause")"
+}
+
+# expect_output EXPECTED_FILE CAUSE: the run's whole stdout equals the file; shows a diff otherwise.
+expect_output() {
+  local file=$1 cause=$2 diff
+  diff=$(diff -u --label expected --label "your program" "$file" "$RUN_DIR/stdout") && return 0
+  fail "$(printf 'expected vs. what your program printed (- expected, + yours):\n%s\nusual cause: %s' \
+    "$(printf '%s\n' "$diff" | tail -n +3 | head -n 30 | sed 's/^/    /')" "$cause")"
+}
+
+# --- the leak report (grader/README.md) ----------------------------------------------------------
+
+# report_total KEY: the first number of the report's summary record KEY ("alloc-calls", "live", ...).
+report_total() {
+  local file=$RUN_DIR/report
+  [ -f "$file" ] || { echo ""; return; }
+  awk -v k="$1" '$1 == k { print $2; exit }' "$file"
+}
+
+# A call site as "alloc.cu:42" when it can be told, else nothing.
+site_text() {
+  local site=$1 line
+  case $site in
+    +0x*)
+      command -v addr2line >/dev/null 2>&1 || return 0
+      line=$(addr2line -i -e "$(program)" "${site#+}" 2>/dev/null | grep -m1 -E '\.(cu|cuh|c|h):[0-9]+' || true)
+      line=${line##*/}
+      printf '%s' "${line%% *}" ;;
+    \?|"") ;;
+    *) printf '%s' "${site##*/}" ;;
+  esac
+}
+
+# The report's leak records, one line each, for a failure message.
+leak_lines() {
+  local line fn bytes site
+  while read -r line; do
+    fn=$(sed -n 's/.* fn=\([^ ]*\).*/\1/p' <<<"$line")
+    bytes=$(sed -n 's/.* bytes=\([^ ]*\).*/\1/p' <<<"$line")
+    site=$(site_text "$(sed -n 's/.* site=\([^ ]*\).*/\1/p' <<<"$line")")
+    printf '    %s of %s bytes%s, never freed\n' "$fn" "$bytes" "${site:+ at $site}"
+  done < <(grep '^leak ' "$RUN_DIR/report" | head -n 10)
+}
+
+# Fails unless the last run left no device or pinned allocation and no cuBLAS handle alive.
+expect_no_leaks() {
+  local live handles
+  [ -f "$RUN_DIR/report" ] ||
+    fail "$(printf 'expected: a leak report at exit\nhappened: none was written; the program %s\nusual cause: %s' "$RUN_HOW" "$(cause_of_run)")"
+  live=$(report_total live)
+  handles=$(report_total live-handles)
+  [ "$live" = 0 ] && [ "${handles:-0}" = 0 ] && return 0
+  fail "$(printf 'expected: every allocation freed before the program ends\nhappened: %s allocation(s) and %s cuBLAS handle(s) still alive at exit:\n%s\nusual cause: a buffer missing from the cleanup code, or a return before it' \
+    "$live" "${handles:-0}" "$(leak_lines)")"
+}
+
+# Fails when the last run freed a pointer that was not a live allocation (double free, host pointer).
+expect_no_invalid_frees() {
+  local bad
+  bad=$(report_total invalid-frees)
+  [ "${bad:-0}" = 0 ] && return 0
+  fail "$(printf 'expected: each allocation freed exactly once, with the matching call\nhappened: %s free call(s) returned cudaErrorInvalidValue:\n%s\nusual cause: freeing a pointer twice (set it to NULL after freeing it), or cudaFree on memory from cudaMallocHost' \
+    "$bad" "$(grep 'invalid=1' "$RUN_DIR/report" | head -n 5 | while read -r l; do
+      s=$(site_text "$(sed -n 's/.* site=\([^ ]*\).*/\1/p' <<<"$l")")
+      printf '    %s(%s)%s\n' "$(sed -n 's/.* fn=\([^ ]*\).*/\1/p' <<<"$l")" \
+        "$(sed -n 's/.* ptr=\([^ ]*\).*/\1/p' <<<"$l")" "${s:+ at $s}"
+    done)")"
+}
+
+# --- the out-of-memory contract ------------------------------------------------------------------
+
+# expect_oom_contract CALL [ARGS...]: the last run broke off with the contract's line naming CALL.
+expect_oom_contract() {
+  local call=$1 lines first
+  lines=$(grep -c . "$RUN_DIR/stderr" || true)
+  first=$(grep -m1 . "$RUN_DIR/stderr" || true)
+  if [ "$RUN_NORMAL" != 1 ] || [ "$RUN_STATUS" -ne 1 ]; then
+    echo "it $RUN_HOW (the contract: exit status 1); stderr: ${first:-(nothing)}"
+    return 1
+  fi
+  if [ "$lines" -ne 1 ] || [[ $first != "error: "* ]] || [[ $first != *"$call"* ]] ||
+    [[ $first != *": out of memory" ]]; then
+    echo "its stderr should be one line like \"error: $call of 4000000 bytes failed: out of memory\"; it printed $lines line(s): ${first:-(nothing)}"
+    return 1
+  fi
+  expect_no_leaks >/dev/null 2>&1 || { echo "it did not release what it had allocated:"; leak_lines; return 1; }
+}
+
+# oom_sweep [ARGS...]: counts the allocation calls of a normal run, then fails each in turn.
+oom_sweep() {
+  local k n call why site bytes
+  run_program --name sweep-count -- "$@"
+  expect_exit 0
+  k=$(report_total alloc-calls)
+  [ -n "$k" ] && [ "$k" -gt 0 ] || fail "expected: at least one allocation call in a normal run; the report counted ${k:-none}"
+  [ "$k" -le "$WB_SWEEP_MAX" ] || k=$WB_SWEEP_MAX
+  for n in $(seq 1 "$k"); do
+    call=$(grep -m1 "^call n=$n " "$(wb_work)/runs/sweep-count/report")
+    run_program --name "sweep-$n" --env "CUDAWB_FAIL_ALLOC=$n" -- "$@"
+    why=$(expect_oom_contract "$(sed -n 's/.* fn=\([^ ]*\).*/\1/p' <<<"$call")") && continue
+    bytes=$(sed -n 's/.* bytes=\([^ ]*\).*/\1/p' <<<"$call")
+    site=$(site_text "$(sed -n 's/.* site=\([^ ]*\).*/\1/p' <<<"$call")")
+    fail "$(printf 'expected: when allocation call %s of %s (%s of %s bytes%s) fails, the program prints one "error: ..." line, frees what it holds and exits with status 1\nhappened: %s\nusual cause: an unchecked return value, an exit() or return that skips the cleanup, or a cleanup that misses a buffer' \
+      "$n" "$k" "$(sed -n 's/.* fn=\([^ ]*\).*/\1/p' <<<"$call")" "$bytes" "${site:+ at $site}" "$why")"
+  done
+}
+
+# --- the memory checker --------------------------------------------------------------------------
+
+# expect_memcheck_clean [ARGS...]: compute-sanitizer memcheck (or the CPU backend's) finds nothing.
+expect_memcheck_clean() {
+  local summary
+  [ -n "${WB_SANITIZER:-}" ] && [ -x "$WB_SANITIZER" ] ||
+    skip "cannot run here: compute-sanitizer is not installed (it comes with the full CUDA toolkit)"
+  run_program --name memcheck --sanitize -- "$@"
+  summary=$(grep -m1 -o 'ERROR SUMMARY: [0-9]* error' "$RUN_DIR/stdout" "$RUN_DIR/stderr" | head -n1 | grep -o '[0-9]*' || true)
+  [ "$RUN_NORMAL" = 1 ] && [ "${summary:-x}" = 0 ] && return 0
+  [ -n "$summary" ] || fail "$(printf 'expected: the memory checker runs the program to the end\nhappened: it %s\nusual cause: %s' "$RUN_HOW" "$(cause_of_run)")"
+  fail "$(printf 'expected: no invalid accesses and no leaks under the memory checker\nhappened: it found %s error(s):\n%s\nusual cause: a buffer smaller than what a kernel or copy touches, or memory never freed' \
+    "$summary" "$(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep '^=========' | grep -v -e 'COMPUTE-SANITIZER' -e '^========= *$' | head -n 16 | cut -c1-160 | sed 's/^/    /')")"
+}
+
+# --- step 1 of every lesson ----------------------------------------------------------------------
+
+expect_clean_build() {
+  local dir status
+  dir=$(wb_work)/build
+  status=$(cat "$dir/status" 2>/dev/null || echo missing)
+  case $status in
+    ok) ;;
+    missing) fail "$(printf 'expected: the lesson'"'"'s source files\nhappened: %s\nusual cause: the file was renamed or deleted (make reset LESSON=N restores the skeleton)' "$(cat "$dir/compile.log")")" ;;
+    no-compiler) fail "cannot compile: $(cat "$dir/compile.log") (make doctor says what to install)" ;;
+    *) fail "$(printf 'expected: the program compiles and links\nhappened: %s; the compiler said:\n%s' "$status" "$(excerpt "$dir/compile.log" 20)$(excerpt "$dir/link.log" 10 | grep -v '(nothing)')")" ;;
+  esac
+  [ ! -s "$dir/compile.log" ] && return 0
+  fail "$(printf 'expected: no warnings (the build uses -Wall -Wextra)\nhappened: the compiler said:\n%s\nusual cause: an unused variable or a signed/unsigned comparison; a warning is often a real bug' "$(excerpt "$dir/compile.log" 20)")"
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Turns a lesson grader's TAP output (stdin) into the student's report, and saves the per-step results.
+#   report.sh LESSON RESULTS_TSV
+# Prints one line per step (PASS / FAIL / SKIP / GPU?) with its points and, for a step not passed, why;
+# then the summary line. Exits 0 only when every step passed (steps that need a GPU excepted).
+set -euo pipefail
+lesson=$1 results=$2
+num=${lesson%%-*}
+
+if [ -t 1 ]; then
+  red=$'\e[31m' green=$'\e[32m' yellow=$'\e[33m' plain=$'\e[0m'
+else
+  red="" green="" yellow="" plain=""
+fi
+
+passed=0 failed=0 skipped=0 needs_gpu=0 got=0 max=0 steps=0
+tsv=$(mktemp)
+trap 'rm -f "$tsv"' EXIT
+pending=""  # the step whose failure details are being read
+
+# Bats's own trace lines say where in the grader a check failed: noise for a student.
+is_trace() {
+  [[ $1 =~ ^\#\ \((in\ test\ file|from\ function) ]] || [[ $1 =~ ^\#\ +(in\ test\ file|from\ function) ]] ||
+    [[ $1 =~ ^\#\ +\`.*\'\ failed ]]
+}
+
+step_line() { # STATUS COLOR NAME POINTS MAX
+  printf '  %s%-4s%s  %-68s %s/%s\n' "$2" "$1" "$plain" "$3" "$4" "$5"
+}
+
+while IFS= read -r line; do
+  if [[ $line =~ ^(not\ )?ok\ [0-9]+\ (step\ ([0-9]+):\ (.*)\ \(([0-9]+)\ points?\))(\ #\ skip\ ?(.*))?$ ]]; then
+    name="step ${BASH_REMATCH[3]}: ${BASH_REMATCH[4]}"
+    points=${BASH_REMATCH[5]} reason=${BASH_REMATCH[7]}
+    steps=$((steps + 1))
+    if [ -n "${BASH_REMATCH[1]}" ]; then
+      status=failed; failed=$((failed + 1)); max=$((max + points)); award=0
+      step_line FAIL "$red" "$name" 0 "$points"
+    elif [ -n "${BASH_REMATCH[6]}" ] && [[ $reason == "needs a GPU"* ]]; then
+      status=needs-gpu; needs_gpu=$((needs_gpu + 1)); award=0
+      step_line "GPU?" "$yellow" "$name" - "$points"
+      printf '          %s\n' "$reason"
+    elif [ -n "${BASH_REMATCH[6]}" ]; then
+      status=skipped; skipped=$((skipped + 1)); max=$((max + points)); award=0
+      step_line SKIP "$yellow" "$name" 0 "$points"
+      printf '          %s\n' "${reason:-skipped}"
+    else
+      status=passed; passed=$((passed + 1)); max=$((max + points)); got=$((got + points)); award=$points
+      step_line PASS "$green" "$name" "$points" "$points"
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${BASH_REMATCH[3]}" "$status" "$award" "$points" "${BASH_REMATCH[4]}" "$reason" >>"$tsv"
+    pending=$status
+  elif [[ $line == "# "* || $line == "#" ]] && [ "$pending" = failed ]; then
+    if ! is_trace "$line"; then
+      msg=${line#\#}
+      printf '          %s\n' "${msg# }"
+    fi
+  elif [[ $line =~ ^(not\ )?ok ]]; then
+    printf 'grader error: a test is not named "step N: ... (P points)": %s\n' "$line" >&2
+    failed=$((failed + 1))
+  elif [[ $line != "#"* && ! $line =~ ^1\.\.[0-9]+$ ]]; then
+    printf '  %s\n' "$line" # Bats's own errors (a missing helper library, a syntax error): show them
+  fi
+done
+
+mkdir -p "$(dirname "$results")"
+cp "$tsv" "$results"
+total=$((passed + failed + skipped))
+summary="lesson $num: $passed/$total steps passed"
+[ "$needs_gpu" -eq 0 ] || summary="$summary, $needs_gpu needs a GPU"
+[ "$steps" -gt 0 ] || summary="lesson $num: the grader ran no step (see the errors above)"
+printf '%s (%s/%s points)\n' "$summary" "$got" "$max"
+[ "$steps" -gt 0 ] && [ "$failed" -eq 0 ] && [ "$skipped" -eq 0 ]

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Makes sure what the grader and the tests need is installed: Bats with bats-support, bats-assert and
+# bats-file, and (with --book) pandoc; bubblewrap sandboxes student programs where it can be installed.
+# As root on Debian or Ubuntu it installs what is missing; otherwise it prints the exact command.
+#   setup.sh [--quiet] [--book]
+set -euo pipefail
+quiet=0 book=0
+for arg in "$@"; do
+  case $arg in
+    --quiet) quiet=1 ;;
+    --book) book=1 ;;
+    *) echo "usage: setup.sh [--quiet] [--book]" >&2; exit 2 ;;
+  esac
+done
+
+lib_path=${BATS_LIB_PATH:-/usr/lib/bats}
+missing=()
+command -v bats >/dev/null 2>&1 || missing+=(bats)
+for helper in bats-support bats-assert bats-file; do
+  found=0
+  IFS=: read -ra dirs <<<"$lib_path"
+  for dir in "${dirs[@]}"; do
+    [ -f "$dir/$helper/load.bash" ] && found=1
+  done
+  [ "$found" = 1 ] || missing+=("$helper")
+done
+[ "$book" = 0 ] || command -v pandoc >/dev/null 2>&1 || missing+=(pandoc)
+command -v bwrap >/dev/null 2>&1 || optional=(bubblewrap)
+
+if [ ${#missing[@]} -eq 0 ]; then
+  if [ -n "${optional:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get install -y -qq bubblewrap >/dev/null 2>&1 || true
+  fi
+  extra=""
+  [ "$book" = 0 ] || extra=" and pandoc"
+  [ "$quiet" = 1 ] || echo "setup: bats, its helpers$extra are installed"
+  exit 0
+fi
+
+want=("${missing[@]}" ${optional:+"${optional[@]}"})
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "setup: installing ${want[*]} (Debian packages)" >&2
+  if ! { apt-get install -y -qq "${want[@]}" >/dev/null 2>&1 ||
+    { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "${want[@]}" >/dev/null 2>&1; }; }; then
+    echo "error: could not install ${want[*]}; try: apt-get update && apt-get install -y ${want[*]}" >&2
+    exit 1
+  fi
+  exit 0
+fi
+echo "error: the grader needs ${missing[*]}, which is not installed. Install it with:" >&2
+echo "  sudo apt-get install -y ${want[*]}" >&2
+echo "(Bats 1.8.2 or later; the helpers are looked up in BATS_LIB_PATH, now $lib_path)" >&2
+exit 1
