@@ -52,12 +52,15 @@ build_program() {
       -I "$WB_ROOT/kernels" -c "$f" -o "$obj" >>"$out/compile.log" 2>&1
     rc=$?
     if [ "$rc" -ne 0 ]; then
+      sed -i "s#$out/src/#$src/#g" "$out/compile.log"
       [ "$rc" -eq 124 ] && { echo "the compiler ran for more than ${WB_COMPILE_TIMEOUT} s" >>"$out/compile.log"; echo timeout >"$out/status"; return 1; }
       echo compile-error >"$out/status"
       return 1
     fi
     objs+=("$obj")
   done
+  # Messages name the student's own file, not the copy built here.
+  sed -i "s#$out/src/#$src/#g" "$out/compile.log"
   # On the GPU the shim is linked in; the CPU backend implements the same interface itself.
   if [ "${WB_BACKEND:-}" != cpu ]; then
     objs+=("$(shim_object cudawb_shim)") || { echo link-error >"$out/status"; return 1; }

@@ -59,7 +59,7 @@ sandbox_ok() {
 # and RUN_NORMAL (1 when it exited by itself, without a signal, a time-out or too much output).
 # A run with the same NAME is reused within one grading, so steps that read the same run share it.
 run_program() {
-  local name=default sanitize=0 envs=() cmd=() start elapsed cap_bytes
+  local name=default sanitize=0 envs=() cmd=() keep=() start elapsed cap_bytes
   while [ $# -gt 0 ]; do
     case $1 in
       --name) name=$2; shift 2 ;;
@@ -80,17 +80,19 @@ run_program() {
   [ "$sanitize" = 1 ] && cmd=("$WB_SANITIZER" --tool memcheck --leak-check full
     --error-exitcode "$WB_SANITIZER_EXIT" "${cmd[@]}")
   if sandbox_ok; then
-    cmd=(bwrap --ro-bind / / --dev-bind /dev /dev --proc /proc --tmpfs /tmp --bind "$RUN_DIR" "$RUN_DIR"
+    cmd=(bwrap --ro-bind / / --dev-bind /dev /dev --proc /proc --tmpfs /tmp \
+      --ro-bind "$(wb_work)/build" "$(wb_work)/build" --bind "$RUN_DIR" "$RUN_DIR"
       --die-with-parent --chdir "$RUN_DIR" -- "${cmd[@]}")
   fi
   start=$(date +%s)
   (
     cd "$RUN_DIR" || exit 1
     ulimit -f "$WB_OUTPUT_CAP_KB" # a file grows past this: the writer gets SIGXFSZ
-    exec env "${envs[@]}" CUDAWB_REPORT="$RUN_DIR/report" \
+    # A clean environment: the program learns nothing about the grader (paths, settings) from it.
+    mapfile -t keep < <(env | grep -E '^(LD_LIBRARY_PATH|CUDA_[A-Z_]*|NVIDIA_[A-Z_]*|CUDAWB_CPU_[A-Z_]*)=' || true)
+    exec env -i PATH="$PATH" HOME="$RUN_DIR" "${keep[@]}" "${envs[@]}" CUDAWB_REPORT="$RUN_DIR/report" \
       timeout --kill-after=3 "$WB_TIMEOUT" "${cmd[@]}" </dev/null >"$RUN_DIR/stdout" 2>"$RUN_DIR/stderr"
-  )
-  RUN_STATUS=$?
+  ) && RUN_STATUS=0 || RUN_STATUS=$?
   elapsed=$(($(date +%s) - start))
   cap_bytes=$((WB_OUTPUT_CAP_KB * 1024))
   RUN_NORMAL=0

@@ -1,0 +1,58 @@
+# Helpers for the project's own tests: grade a submission in a private folder and read its results.
+
+# shellcheck shell=bash
+WB_ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+# Generated test files live in build/tests/; they set WB_ROOT themselves before loading this.
+[ -f "$WB_ROOT/grader/check.sh" ] || WB_ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+export WB_ROOT
+bats_load_library bats-support
+bats_load_library bats-assert
+bats_load_library bats-file
+
+# The backend the grader will pick here, asked once per test file.
+wb_backend() {
+  if [ -z "${WB_TEST_BACKEND:-}" ]; then
+    # shellcheck source=grader/lib/backend.sh
+    WB_TEST_BACKEND=$(. "$WB_ROOT/grader/lib/backend.sh" && backend_choose "${BACKEND:-auto}" >/dev/null && echo "$WB_BACKEND")
+    export WB_TEST_BACKEND
+  fi
+  printf '%s\n' "$WB_TEST_BACKEND"
+}
+
+# Skips the test where no GPU and no CPU backend can run the students' programs.
+require_backend() {
+  [ "$(wb_backend)" != none ] || skip "needs a GPU or the CPU backend to run programs"
+}
+
+# submission_from LESSON SOURCE_DIR [PATCH]: a submission folder holding LESSON's files from
+# SOURCE_DIR (solutions or exercises), with PATCH applied; prints the folder.
+submission_from() {
+  local lesson=$1 from=$2 patch=${3:-} dir
+  dir=$BATS_TEST_TMPDIR/submission
+  mkdir -p "$dir/$lesson"
+  cp "$WB_ROOT/$from/$lesson"/* "$dir/$lesson/"
+  if [ -n "$patch" ]; then
+    patch --quiet -p1 -d "$dir/$lesson" <"$patch" || { echo "cannot apply $patch" >&2; return 1; }
+  fi
+  printf '%s\n' "$dir"
+}
+
+# grade LESSON SUBMISSION_DIR [check.sh options]: grades into the test's own folders.
+# Sets status and output (as Bats's run does) and RESULTS, the per-step results file.
+grade() {
+  local lesson=$1 submission=$2
+  shift 2
+  RESULTS=$BATS_TEST_TMPDIR/results/$lesson.tsv
+  run "$WB_ROOT/grader/check.sh" "$lesson" --submission "$submission" --results "$BATS_TEST_TMPDIR/results" \
+    --work "$BATS_TEST_TMPDIR/work" "$@"
+}
+
+# step_status N: passed, failed, skipped or needs-gpu, from the last grade's results.
+step_status() {
+  awk -F '\t' -v n="$1" '$1 == n { print $2 }' "$RESULTS"
+}
+
+# The "Fails at: step N" line of a variant's patch.
+variant_step() {
+  sed -n 's/^Fails at: step \([0-9]*\).*/\1/p' "$1" | head -n 1
+}

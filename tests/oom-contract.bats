@@ -1,0 +1,63 @@
+#!/usr/bin/env bats
+# The out-of-memory contract's checks, fed with made-up runs: what passes, and what each failure says.
+
+setup() {
+  load lib/helpers
+  export WB_WORK=$BATS_TEST_TMPDIR/work WB_BACKEND=gpu WB_LESSON=01-allocation
+  BATS_TEST_DIRNAME=$WB_ROOT/grader load "$WB_ROOT/grader/lib/grading"
+  RUN_DIR=$WB_WORK/runs/fake
+  mkdir -p "$RUN_DIR"
+  RUN_NORMAL=1 RUN_STATUS=1 RUN_HOW="exited with status 1"
+}
+
+# report LIVE [LEAK_LINE]: a leak report as the shim writes it.
+report() {
+  printf 'cudawb-report 1\nalloc-calls 2\ninvalid-frees 0\nlive-handles 0\nlive %s 0\n%s' "$1" "${2:-}" >"$RUN_DIR/report"
+}
+
+@test "the contract holds: one error line naming the call, exit status 1, nothing left" {
+  echo "error: cudaMalloc of 4 bytes failed: out of memory" >"$RUN_DIR/stderr"
+  report 0
+  run expect_oom_contract cudaMalloc
+  assert_success
+}
+
+@test "exiting with status 0 after a failed allocation breaks the contract" {
+  RUN_STATUS=0 RUN_HOW="exited with status 0"
+  echo "error: cudaMalloc of 4 bytes failed: out of memory" >"$RUN_DIR/stderr"
+  report 0
+  run expect_oom_contract cudaMalloc
+  assert_failure
+  assert_output --partial "exited with status 0 (the contract: exit status 1)"
+}
+
+@test "an error line that names another call breaks the contract" {
+  echo "error: cudaMemset of 4000000 bytes failed: invalid argument" >"$RUN_DIR/stderr"
+  report 0
+  run expect_oom_contract cudaMalloc
+  assert_failure
+  assert_output --partial 'should be one line like "error: cudaMalloc'
+}
+
+@test "more than one line on stderr breaks the contract" {
+  printf 'error: cudaMalloc of 4 bytes failed: out of memory\ncleaning up\n' >"$RUN_DIR/stderr"
+  report 0
+  run expect_oom_contract cudaMalloc
+  assert_failure
+  assert_output --partial "printed 2 line(s)"
+}
+
+@test "memory still allocated at exit breaks the contract and is listed" {
+  echo "error: cudaMalloc of 4 bytes failed: out of memory" >"$RUN_DIR/stderr"
+  report 1 "leak fn=cudaMalloc bytes=4000000 ptr=0x7f0000000000 site=alloc.cu:58"
+  run expect_oom_contract cudaMalloc
+  assert_failure
+  assert_output --partial "cudaMalloc of 4000000 bytes at alloc.cu:58, never freed"
+}
+
+@test "a double free is reported with the call that made it" {
+  printf 'cudawb-report 1\nfree fn=cudaFree ptr=0x7f00 status=1 site=alloc.cu:90 invalid=1\ninvalid-frees 1\n' >"$RUN_DIR/report"
+  run expect_no_invalid_frees
+  assert_failure
+  assert_output --partial "cudaFree(0x7f00) at alloc.cu:90"
+}

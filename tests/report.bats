@@ -1,0 +1,50 @@
+#!/usr/bin/env bats
+# grader/report.sh: Bats's TAP in, the student's report and the results file out.
+
+setup() {
+  load lib/helpers
+}
+
+tap() {
+  run "$WB_ROOT/grader/report.sh" 01-allocation "$BATS_TEST_TMPDIR/results.tsv" <<<"$1"
+}
+
+@test "every step passed: the summary counts steps and points, and the exit status is 0" {
+  tap $'1..2\nok 1 step 1: compiles cleanly (1 point)\nok 2 step 2: frees (3 points)'
+  assert_success
+  assert_line "lesson 01: 2/2 steps passed (4/4 points)"
+}
+
+@test "a failed step shows its reason without Bats's trace lines, and the exit status is 1" {
+  tap $'1..2\nok 1 step 1: compiles cleanly (1 point)\nnot ok 2 step 2: frees (3 points)\n# (in test file grader/01-allocation.bats, line 9)\n#   `expect_no_leaks\' failed\n# expected: every allocation freed'
+  assert_failure
+  assert_output --partial "FAIL  step 2: frees"
+  assert_output --partial "expected: every allocation freed"
+  refute_output --partial "in test file"
+  refute_output --partial "failed'"
+  assert_line "lesson 01: 1/2 steps passed (1/4 points)"
+}
+
+@test "a skipped step is not a pass" {
+  tap $'1..2\nok 1 step 1: compiles cleanly (1 point)\nok 2 step 2: frees (3 points) # skip cannot run here: no GPU'
+  assert_failure
+  assert_output --partial "SKIP  step 2: frees"
+  assert_line "lesson 01: 1/2 steps passed (1/4 points)"
+}
+
+@test "a step that needs a GPU is counted apart and does not fail the lesson" {
+  tap $'1..2\nok 1 step 1: compiles cleanly (1 point)\nok 2 step 2: pinned copies are faster (2 points) # skip needs a GPU: a bandwidth ratio'
+  assert_success
+  assert_line "lesson 01: 1/1 steps passed, 1 needs a GPU (1/1 points)"
+}
+
+@test "the results file has one line per step with its status and points" {
+  tap $'1..2\nok 1 step 1: compiles cleanly (1 point)\nnot ok 2 step 2: frees (3 points)'
+  assert_equal "$(cut -f1-4 "$BATS_TEST_TMPDIR/results.tsv" | tr '\t\n' ' |')" "1 passed 1 1|2 failed 0 3|"
+}
+
+@test "a grader that runs no step is an error, not a pass" {
+  tap "1..0"
+  assert_failure
+  assert_output --partial "the grader ran no step"
+}

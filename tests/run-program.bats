@@ -1,0 +1,86 @@
+#!/usr/bin/env bats
+# The grader's way of running a student's program: time limit, output cap, crash report, sandbox,
+# clean environment. Plain C fixtures stand in for student programs, so no GPU is needed.
+
+setup() {
+  load lib/helpers
+  export WB_WORK=$BATS_TEST_TMPDIR/work WB_BACKEND=gpu WB_LESSON=01-allocation
+  # shellcheck source=grader/lib/grading.bash
+  BATS_TEST_DIRNAME=$WB_ROOT/grader load "$WB_ROOT/grader/lib/grading"
+}
+
+# fixture NAME: builds tests/fixtures/programs/NAME.c as the program the grader runs.
+fixture() {
+  mkdir -p "$WB_WORK/build"
+  gcc -O1 -o "$WB_WORK/build/program" "$WB_ROOT/tests/fixtures/programs/$1.c"
+}
+
+@test "a normal exit is reported with its status" {
+  fixture echo-env
+  run_program --name ok -- 3
+  [ "$RUN_NORMAL" = 1 ]
+  [ "$RUN_STATUS" = 3 ]
+  assert_equal "$RUN_HOW" "exited with status 3"
+}
+
+@test "a crash is reported with its signal and the usual cause" {
+  fixture crash
+  run_program --name crash --
+  [ "$RUN_NORMAL" = 0 ]
+  assert_equal "$RUN_HOW" "was killed by SIGSEGV (exit status 139)"
+  run expect_exit 0
+  assert_failure
+  assert_output --partial "host code read or wrote through a device pointer"
+}
+
+@test "a program that never ends is stopped at its limit and reported as timed out" {
+  fixture loop
+  WB_TIMEOUT=2
+  local start=$SECONDS
+  run_program --name loop --
+  [ $((SECONDS - start)) -lt 10 ]
+  assert_equal "$RUN_HOW" "timed out after 2 s and was stopped"
+}
+
+@test "100 MB of output is capped and reported" {
+  fixture flood
+  run_program --name flood --
+  [ "$RUN_NORMAL" = 0 ]
+  assert_equal "$RUN_HOW" "printed more than 1024 KiB and was stopped"
+  [ "$(stat -c %s "$RUN_DIR/stdout")" -le $((1024 * 1024)) ]
+}
+
+@test "the program cannot overwrite the grader's expected outputs" {
+  sandbox_ok || skip "bubblewrap is not usable here"
+  fixture overwrite
+  local target=$WB_ROOT/grader/01-allocation/expected/run.out before
+  before=$(cksum <"$target")
+  run_program --name hostile -- "$target"
+  assert_equal "$(cksum <"$target")" "$before"
+  [ "$RUN_STATUS" = 3 ]
+  assert_file_contains "$RUN_DIR/stderr" "Read-only file system"
+}
+
+@test "the program can still write in its own run folder" {
+  fixture overwrite
+  run_program --name own -- "$WB_WORK/runs/own/scratch"
+  [ "$RUN_STATUS" = 0 ]
+  assert_file_exists "$WB_WORK/runs/own/scratch"
+}
+
+@test "the program's environment holds nothing of the grader's but the fault-injection settings" {
+  fixture echo-env
+  WB_SECRET=1 run_program --name env --env CUDAWB_FAIL_ALLOC=2 --
+  assert_file_contains "$RUN_DIR/stdout" "^CUDAWB_FAIL_ALLOC=2$"
+  assert_file_contains "$RUN_DIR/stdout" "^CUDAWB_REPORT=$RUN_DIR/report$"
+  run ! grep -q "WB_ROOT" "$RUN_DIR/stdout"
+  run ! grep -q "WB_SECRET" "$RUN_DIR/stdout"
+}
+
+@test "a second run with the same name reuses the first" {
+  fixture echo-env
+  run_program --name same -- 5
+  fixture crash
+  run_program --name same -- 5
+  [ "$RUN_STATUS" = 5 ]
+}
