@@ -66,7 +66,7 @@ BYTES=4000000
     "the two cudaMemGetInfo calls must bracket the allocations, and the drop is free_before - free_after"
 }
 
-# hint: Make each call the question names and print what it returns; gpu-facts.md and the chapter say
+# hint: Make each call the question names and print what it returns; the chapter's tables say
 # hint: what a real H200 answers. cudaGetLastError returns the last error once, then cudaSuccess.
 @test "step 5: answers the probe's questions as the CUDA runtime does (3 points)" {
   require_program

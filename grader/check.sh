@@ -30,6 +30,10 @@ if [ ! -d "$submission" ]; then
   exit 2
 fi
 submission=$(cd "$submission" && pwd)
+# Only the student's own exercises/ feed `make progress` and `make hint`.
+if [ "$results" = "$WB_BUILD/results" ] && [ "$submission" != "$WB_ROOT/exercises" ]; then
+  results=$WB_BUILD/results-of/$(printf '%s' "$submission" | tr -c 'A-Za-z0-9._-' '_')
+fi
 if [ -n "$lesson" ]; then
   ids=$(lesson_resolve "$lesson") || exit 2
 else

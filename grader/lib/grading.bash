@@ -240,7 +240,9 @@ oom_sweep() {
   run_program --name sweep-count -- "$@"
   expect_exit 0
   k=$(report_total alloc-calls)
-  [ -n "$k" ] && [ "$k" -gt 0 ] || fail "expected: at least one allocation call in a normal run; the report counted ${k:-none}"
+  if [ -z "$k" ] || [ "$k" -eq 0 ]; then
+    fail "expected: at least one allocation call in a normal run; the report counted ${k:-none}"
+  fi
   [ "$k" -le "$WB_SWEEP_MAX" ] || k=$WB_SWEEP_MAX
   for n in $(seq 1 "$k"); do
     call=$(grep -m1 "^call n=$n " "$(wb_work)/runs/sweep-count/report")
@@ -258,8 +260,9 @@ oom_sweep() {
 # expect_memcheck_clean [ARGS...]: compute-sanitizer memcheck (or the CPU backend's) finds nothing.
 expect_memcheck_clean() {
   local summary
-  [ -n "${WB_SANITIZER:-}" ] && [ -x "$WB_SANITIZER" ] ||
+  if [ -z "${WB_SANITIZER:-}" ] || [ ! -x "$WB_SANITIZER" ]; then
     skip "cannot run here: compute-sanitizer is not installed (it comes with the full CUDA toolkit)"
+  fi
   run_program --name memcheck --sanitize -- "$@"
   summary=$(grep -m1 -o 'ERROR SUMMARY: [0-9]* error' "$RUN_DIR/stdout" "$RUN_DIR/stderr" | head -n1 | grep -o '[0-9]*' || true)
   [ "$RUN_NORMAL" = 1 ] && [ "${summary:-x}" = 0 ] && return 0

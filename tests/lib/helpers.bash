@@ -5,6 +5,7 @@ WB_ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 # Generated test files live in build/tests/; they set WB_ROOT themselves before loading this.
 [ -f "$WB_ROOT/grader/check.sh" ] || WB_ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 export WB_ROOT
+bats_require_minimum_version 1.5.0
 bats_load_library bats-support
 bats_load_library bats-assert
 bats_load_library bats-file
@@ -12,8 +13,9 @@ bats_load_library bats-file
 # The backend the grader will pick here, asked once per test file.
 wb_backend() {
   if [ -z "${WB_TEST_BACKEND:-}" ]; then
-    # shellcheck source=grader/lib/backend.sh
-    WB_TEST_BACKEND=$(. "$WB_ROOT/grader/lib/backend.sh" && backend_choose "${BACKEND:-auto}" >/dev/null && echo "$WB_BACKEND")
+    # shellcheck disable=SC2016 # expanded by the inner bash
+    WB_TEST_BACKEND=$(bash -c '. "$1/grader/lib/backend.sh" && backend_choose "$2" >/dev/null && echo "$WB_BACKEND"' \
+      _ "$WB_ROOT" "${BACKEND:-auto}")
     export WB_TEST_BACKEND
   fi
   printf '%s\n' "$WB_TEST_BACKEND"
@@ -55,4 +57,20 @@ step_status() {
 # The "Fails at: step N" line of a variant's patch.
 variant_step() {
   sed -n 's/^Fails at: step \([0-9]*\).*/\1/p' "$1" | head -n 1
+}
+
+# repo_copy: a copy of the workbook (tracked and untracked files, no build/) as a fresh git repository,
+# for tests of commands that write into the repository; prints its folder.
+repo_copy() {
+  local dest=$BATS_TEST_TMPDIR/repo
+  mkdir -p "$dest"
+  (cd "$WB_ROOT" && git ls-files -z -co --exclude-standard | xargs -0 cp --parents -t "$dest")
+  (cd "$dest" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm copy)
+  printf '%s\n' "$dest"
+}
+
+# fixture_patch NAME: a front-door fixture patch (tests/fixtures/patches/NAME.patch) with @ROOT@ set.
+fixture_patch() {
+  sed "s#@ROOT@#$WB_ROOT#g" "$WB_ROOT/tests/fixtures/patches/$1.patch" >"$BATS_TEST_TMPDIR/$1.patch"
+  printf '%s\n' "$BATS_TEST_TMPDIR/$1.patch"
 }

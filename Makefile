@@ -1,0 +1,41 @@
+# The workbook's front door: every command a student, an instructor or a contributor types.
+# The work is done by scripts under grader/, tests/ and book/, which can also be run on their own.
+SHELL := /bin/bash
+LESSON ?=
+SUBMISSION ?= exercises
+BACKEND ?= auto
+ARGS ?=
+export BACKEND
+
+.DEFAULT_GOAL := help
+.PHONY: help check hint progress reset run test book doctor clean
+
+help: ## this list
+	@grader/help.sh
+
+check: ## grade LESSON=N (every lesson without it); SUBMISSION=DIR grades DIR/NN-*/; BACKEND=gpu|cpu|auto
+	@grader/check.sh $(LESSON) --submission "$(SUBMISSION)" --backend "$(BACKEND)"
+
+hint: ## hints for the steps of LESSON=N not yet passed
+	@grader/hint.sh $(LESSON)
+
+progress: ## every lesson's steps: passed, failed, not tried (from the last checks)
+	@grader/progress.sh
+
+reset: ## restore LESSON=N's skeleton, saving your version under build/backups/
+	@grader/reset.sh $(LESSON)
+
+run: ## build and run your program for LESSON=N, with ARGS='...'
+	@grader/run.sh $(LESSON) $(ARGS)
+
+test: ## the workbook's own tests (graders, solutions, variants, backends, book)
+	@tests/run.sh
+
+book: ## render the chapters into build/book/workbook.html
+	@grader/setup.sh --quiet --book && book/build.sh
+
+doctor: ## check the CUDA toolkit, driver, GPU, grader tools and backend, with fixes
+	@grader/doctor.sh
+
+clean: ## remove build/ (your results and backups too)
+	rm -rf build

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# `make help`: the lessons with their titles, then every command, one line each (read from the Makefile).
+set -euo pipefail
+WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=grader/lib/lessons.sh
+. "$WB_ROOT/grader/lib/lessons.sh"
+echo "CUDA Memory Workbook. Lessons:"
+lesson_table
+echo
+echo "Commands:"
+sed -n 's/^\([a-z]*\): *##\(.*\)/\1\t\2/p' "$WB_ROOT/Makefile" |
+  while IFS=$'\t' read -r target text; do printf '  make %-9s%s\n' "$target" "$text"; done
+echo
+echo "Start with: make check LESSON=1   (and read lessons/01-allocation.md)"

@@ -1,0 +1,146 @@
+#!/usr/bin/env bats
+# The commands students type: make help, make check with good and bad input, hint, progress, reset, run.
+
+setup() {
+  load lib/helpers
+}
+
+@test "make help lists every lesson with its title and every command" {
+  run make -s -C "$WB_ROOT" help
+  assert_success
+  assert_output --partial "LESSON=1   01-allocation"
+  assert_output --partial "Device allocation"
+  for target in check hint progress reset run test book doctor; do
+    assert_output --partial "make $target"
+  done
+}
+
+@test "an unknown lesson is an error that lists the valid ones" {
+  run "$WB_ROOT/grader/check.sh" 99
+  assert_failure 2
+  assert_output --partial 'there is no lesson "99"'
+  assert_output --partial "LESSON=1   01-allocation"
+}
+
+@test "LESSON=1, LESSON=01 and LESSON=01-allocation name the same lesson" {
+  # shellcheck source=grader/lib/lessons.sh
+  . "$WB_ROOT/grader/lib/lessons.sh"
+  assert_equal "$(lesson_resolve 1)" 01-allocation
+  assert_equal "$(lesson_resolve 01)" 01-allocation
+  assert_equal "$(lesson_resolve 01-allocation)" 01-allocation
+  run lesson_resolve 01-copies
+  assert_failure
+}
+
+@test "a bad BACKEND or a missing SUBMISSION folder is a one-line error" {
+  run "$WB_ROOT/grader/check.sh" 1 --backend quantum
+  assert_failure 2
+  assert_output --partial "BACKEND must be gpu, cpu or auto"
+  run "$WB_ROOT/grader/check.sh" 1 --submission /nonexistent
+  assert_failure 2
+  assert_output --partial "SUBMISSION=/nonexistent is not a folder"
+}
+
+@test "missing Bats helpers get a clear message with the command that installs them" {
+  BATS_LIB_PATH=/nonexistent WB_NO_INSTALL=1 run "$WB_ROOT/grader/check.sh" 1
+  assert_failure 2
+  assert_output --partial "the grader needs bats-support bats-assert bats-file"
+  assert_output --partial "apt-get install -y bats-support bats-assert bats-file"
+}
+
+@test "a compile error fails step 1 with the compiler's message, and every other step says why it cannot run" {
+  grade 01-allocation "$(submission_from 01-allocation solutions "$(fixture_patch compile-error)")"
+  assert_failure
+  assert_output --regexp "FAIL  step 1: compiles cleanly"
+  assert_output --partial "alloc.cu"
+  assert_output --partial "error"
+  assert_output --partial "cannot run: the program did not build (compile-error; step 1 shows why)"
+  refute_output --partial PASS
+  refute_output --partial "build/check"
+}
+
+@test "a submission without the lesson's file says which file is missing" {
+  mkdir -p "$BATS_TEST_TMPDIR/empty/01-allocation"
+  grade 01-allocation "$BATS_TEST_TMPDIR/empty"
+  assert_failure
+  assert_output --partial "the file $BATS_TEST_TMPDIR/empty/01-allocation/alloc.cu is missing"
+}
+
+@test "grading never changes the student's files" {
+  local dir before
+  dir=$(submission_from 01-allocation exercises)
+  before=$(cd "$dir" && find . -type f -exec cksum {} + | sort)
+  grade 01-allocation "$dir"
+  assert_equal "$(cd "$dir" && find . -type f -exec cksum {} + | sort)" "$before"
+}
+
+@test "a crash is reported as a signal with its usual cause" {
+  require_backend
+  grade 01-allocation "$(submission_from 01-allocation solutions "$(fixture_patch host-reads-device-pointer)")"
+  assert_failure
+  assert_output --partial "was killed by SIGSEGV (exit status 139)"
+  assert_output --partial "host code read or wrote through a device pointer"
+}
+
+@test "an infinite loop is stopped at the time limit and reported" {
+  require_backend
+  WB_TIMEOUT=3 grade 01-allocation "$(submission_from 01-allocation solutions "$(fixture_patch infinite-loop)")"
+  assert_failure
+  assert_output --partial "timed out after 3 s and was stopped"
+}
+
+@test "100 MB of output is capped and reported" {
+  require_backend
+  grade 01-allocation "$(submission_from 01-allocation solutions "$(fixture_patch flood)")"
+  assert_failure
+  assert_output --partial "printed more than 1024 KiB and was stopped"
+  [ "$(du -sk "$BATS_TEST_TMPDIR/work" | cut -f1)" -lt 20000 ]
+}
+
+@test "a submission that overwrites an expected output changes nothing" {
+  require_backend
+  local target=$WB_ROOT/grader/01-allocation/expected/run.out before
+  before=$(cksum <"$target")
+  grade 01-allocation "$(submission_from 01-allocation solutions "$(fixture_patch overwrite-expected)")"
+  assert_equal "$(cksum <"$target")" "$before"
+  refute_output --partial "grader's own files changed"
+}
+
+@test "make hint shows the hints of the steps not passed, and make progress lists every step" {
+  local repo
+  repo=$(repo_copy)
+  run make -s -C "$repo" hint LESSON=1
+  assert_success
+  assert_output --partial "not graded yet"
+  assert_output --partial "step 2: allocates a device buffer of exactly n floats"
+  run make -s -C "$repo" progress
+  assert_success
+  assert_output --partial "step 1  not tried"
+  mkdir -p "$repo/build/results"
+  printf '1\tpassed\t1\t1\tcompiles cleanly\t\n2\tfailed\t0\t2\tallocates\t\n' >"$repo/build/results/01-allocation.tsv"
+  run make -s -C "$repo" hint LESSON=1
+  refute_output --partial "step 1:"
+  assert_output --partial "step 2: allocates a device buffer of exactly n floats (failed)"
+  run make -s -C "$repo" progress
+  assert_output --regexp "step 1 +passed"
+  assert_output --regexp "step 2 +failed"
+  assert_output --regexp "step 3 +not tried"
+}
+
+@test "make reset saves the student's version and restores the skeleton" {
+  local repo backup
+  repo=$(repo_copy)
+  echo "/* my work */" >>"$repo/exercises/01-allocation/alloc.cu"
+  run make -s -C "$repo" reset LESSON=1
+  assert_success
+  backup=$(ls -d "$repo"/build/backups/01-allocation-*)
+  assert_file_contains "$backup/alloc.cu" "my work"
+  run grep -q "my work" "$repo/exercises/01-allocation/alloc.cu"
+  assert_failure
+  cmp "$repo/exercises/01-allocation/alloc.cu" "$WB_ROOT/exercises/01-allocation/alloc.cu"
+}
+
+@test "make doctor names the backend auto picks" {
+  run make -s -C "$WB_ROOT" doctor
+  assert_output --partial "BACKEND=auto picks:"
+}

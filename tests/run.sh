@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# `make test`: the workbook's own tests. Installs what they need, runs every Bats suite under tests/
+# (the lessons' tests are generated from tests/variants/), then the CPU backend's and the book's suites,
+# and ends with one line: "N passed, N failed, N skipped". Exit status 0 only when nothing failed.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+grader/setup.sh --quiet --book
+
+passed=0 failed=0 skipped=0
+# tally: reads TAP, echoes it, and adds up its results.
+tally() {
+  local line
+  while IFS= read -r line; do
+    printf '%s\n' "$line"
+    if [[ $line =~ ^ok\ .*\ \#\ skip ]]; then skipped=$((skipped + 1))
+    elif [[ $line =~ ^ok\  ]]; then passed=$((passed + 1))
+    elif [[ $line =~ ^not\ ok\  ]]; then failed=$((failed + 1))
+    fi
+  done
+}
+# suite NAME COMMAND...: runs a suite that ends with its own "N passed, N failed, N skipped" line.
+suite() {
+  local name=$1 log summary p f s
+  shift
+  log=$(mktemp)
+  echo "# $name"
+  "$@" 2>&1 | tee "$log" || true
+  summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)
+  if [ -z "$summary" ]; then
+    echo "not ok - $name ended without its summary line"
+    failed=$((failed + 1))
+  else
+    read -r p _ f _ s _ <<<"${summary//,/}"
+    passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + ${s:-0}))
+  fi
+  rm -f "$log"
+}
+
+tests/gen-lesson-tests.sh build/tests/lessons.bats
+tally < <(bats --tap tests/*.bats build/tests/lessons.bats 2>&1 || true)
+[ ! -x cpu/tests/run.sh ] || suite "CPU backend conformance (cpu/tests)" cpu/tests/run.sh
+[ ! -x book/test.sh ] || suite "book (book/test.sh)" book/test.sh
+
+echo
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
