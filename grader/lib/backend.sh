@@ -39,6 +39,7 @@ backend_choose() {
     WB_ARCH=-arch=native
     WB_BACKEND_WHY="a usable GPU answered: $WB_DEVICE"
     WB_SANITIZER=$(command -v compute-sanitizer || true)
+    export WB_BACKEND WB_BACKEND_WHY WB_SKIP_WHY WB_DEVICE WB_NVCC WB_ARCH WB_SANITIZER
     return 0
   fi
   query=${query:-error the device query did not answer}

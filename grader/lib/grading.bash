@@ -226,6 +226,10 @@ expect_oom_contract() {
     echo "it $RUN_HOW (the contract: exit status 1); stderr: ${first:-(nothing)}"
     return 1
   fi
+  if [ "$(report_total alloc-calls)" = 0 ]; then
+    echo "it made no allocation call at all, so there was nothing to fail (write step 2 first)"
+    return 1
+  fi
   if [ "$lines" -ne 1 ] || [[ $first != "error: "* ]] || [[ $first != *"$call"* ]] ||
     [[ $first != *": out of memory" ]]; then
     echo "its stderr should be one line like \"error: $call of 4000000 bytes failed: out of memory\"; it printed $lines line(s): ${first:-(nothing)}"

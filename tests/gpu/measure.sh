@@ -8,6 +8,7 @@ mkdir -p "$out" /tmp/m
   nvcc --version | tail -2; which compute-sanitizer addr2line bwrap bash gcc make; bash --version | head -1
   compute-sanitizer --version | tail -1
   nvcc -arch=native -o /tmp/m/measure tests/gpu/measure-allocation.cu && /tmp/m/measure
+  # shellcheck disable=SC2054 # nvcc comma list
   flags=(-O2 -g -lineinfo -arch=native -Xcompiler -Wall,-Wextra -I kernels)
   nvcc "${flags[@]}" -c grader/shim/cudawb_shim.c -o /tmp/m/shim.o
   time nvcc "${flags[@]}" -o /tmp/m/alloc solutions/01-allocation/alloc.cu /tmp/m/shim.o -Xlinker --wrap=cudaMalloc,--wrap=cudaMallocManaged,--wrap=cudaMallocPitch,--wrap=cudaMallocHost,--wrap=cudaHostAlloc,--wrap=cudaFree,--wrap=cudaFreeHost

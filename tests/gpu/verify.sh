@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Verifies the whole workbook on a real GPU in one call: doctor, every lesson's solution and skeleton,
+# the full test suite with BACKEND=gpu, and the CPU backend's programs compared with the GPU's output.
+# Needs .tools/ from pack-tools.sh (carried along); writes its logs to OUTDIR.
+#   verify.sh OUTDIR
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:?usage: verify.sh OUTDIR}
+mkdir -p "$out"
+cd "$root" || exit 1
+export PATH=$root/.tools/bats/bin:$root/.tools/bin:$PATH BATS_LIB_PATH=$root/.tools/bats/lib/bats WB_NO_INSTALL=1
+# shellcheck source=grader/lib/lessons.sh
+. grader/lib/lessons.sh
+
+make -s doctor >"$out/doctor.log" 2>&1
+for id in $(lesson_ids); do
+  n=$((10#${id%%-*}))
+  { make -s check LESSON="$n" SUBMISSION=solutions BACKEND=gpu; echo "exit status: $?"
+    make -s check LESSON="$n" BACKEND=gpu; echo "exit status: $?"; } >>"$out/lessons.log" 2>&1
+done
+time (BACKEND=gpu tests/run.sh) >"$out/test.log" 2>&1
+if [ -x cpu/tests/gpu-compare.sh ]; then
+  cpu/tests/gpu-compare.sh "$out/cpu-compare" >"$out/cpu-compare.log" 2>&1
+  tar -C "$out" -czf "$out/cpu-compare.tgz" cpu-compare && rm -rf "$out/cpu-compare"
+fi
+tail -n 3 "$out"/*.log
