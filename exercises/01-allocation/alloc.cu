@@ -1,9 +1,10 @@
-// Lesson 01: allocate device memory, clear it, measure it, free it, and survive running out of it.
+// Lesson 01 (exercise): allocate device memory, clear it, measure it, free it, and survive running out of it.
 //
 //   alloc [n]      allocate n floats (default 1000000) on the device, reuse and check them, free them
 //   alloc --probe  ask the runtime what its edge cases return (zero bytes, NULL, double free, ...)
 //
 // Exit status: 0 success, 1 a CUDA call failed (the out-of-memory contract), 2 a usage error.
+// Your work is at the TODO markers; lessons/01-allocation.md explains why. Grade it: make check LESSON=1
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #define THREADS 256
 
+// region: print-error
 // The out-of-memory contract's one line on stderr: which call failed, on how many bytes, and why.
 static void print_error(const char *call, size_t bytes, cudaError_t err)
 {
@@ -22,6 +24,7 @@ static void print_error(const char *call, size_t bytes, cudaError_t err)
     else
         fprintf(stderr, "error: %s failed: %s\n", call, cudaGetErrorString(err));
 }
+// end region: print-error
 
 // One answer of the probe: the question, then the error code's name.
 static void answer(const char *question, cudaError_t err)
@@ -43,33 +46,19 @@ static int run(size_t n)
     // end region: declarations
 
     // region: meminfo-before
-    err = cudaMemGetInfo(&free_before, &total);
-    if (err != cudaSuccess) {
-        print_error("cudaMemGetInfo", 0, err);
-        goto cleanup;
-    }
+    /* TODO(step 4): ask the runtime how much device memory is free now, before allocating,
+     * into free_before (cudaMemGetInfo). A failed call is reported like any other (print_error). */
     // end region: meminfo-before
 
     // region: allocate
-    err = cudaMalloc((void **)&d_data, bytes);
-    if (err != cudaSuccess) {
-        print_error("cudaMalloc", bytes, err);
-        goto cleanup;
-    }
-    err = cudaMalloc((void **)&d_count, sizeof(*d_count));
-    if (err != cudaSuccess) {
-        print_error("cudaMalloc", sizeof(*d_count), err);
-        goto cleanup; // d_data is already allocated: cleanup releases it
-    }
+    /* TODO(step 2): allocate d_data, room for n floats, and d_count, one unsigned int, in device
+     * memory. Keep the out-of-memory contract: if an allocation fails, print_error names the call and
+     * its size, then goto cleanup releases what is already held, and run() returns 1. */
     printf("allocated %zu bytes for %zu floats\n", bytes, n);
     // end region: allocate
 
     // region: meminfo-after
-    err = cudaMemGetInfo(&free_after, &total);
-    if (err != cudaSuccess) {
-        print_error("cudaMemGetInfo", 0, err);
-        goto cleanup;
-    }
+    /* TODO(step 4): ask again how much device memory is free, into free_after. */
     printf("free device memory dropped by at least %zu bytes: %s\n", bytes,
            free_before >= free_after && free_before - free_after >= bytes ? "yes" : "no");
     // end region: meminfo-after
@@ -78,19 +67,17 @@ static int run(size_t n)
     fill<<<blocks_for(n, THREADS), THREADS>>>(d_data, n, 7.0f);
 
     // region: clear
-    err = cudaMemset(d_data, 0, bytes); // bytes, not elements: all n floats become 0.0f
-    if (err != cudaSuccess) {
-        print_error("cudaMemset", bytes, err);
-        goto cleanup;
-    }
+    /* TODO(step 3): the fill above left 7.0f in every element. Clear all n floats to zero. */
     // end region: clear
 
     add<<<blocks_for(n, THREADS), THREADS>>>(d_data, n, 1.0f);
+    // region: reset-count
     err = cudaMemset(d_count, 0, sizeof(*d_count));
     if (err != cudaSuccess) {
         print_error("cudaMemset", sizeof(*d_count), err);
         goto cleanup;
     }
+    // end region: reset-count
     count_equal<<<blocks_for(n, THREADS), THREADS>>>(d_data, n, 1.0f, d_count);
     err = cudaGetLastError(); // a launch error shows only here
     if (err != cudaSuccess) {
@@ -108,9 +95,7 @@ static int run(size_t n)
 
     // region: cleanup
 cleanup:
-    // cudaFree(NULL) does nothing and returns cudaSuccess, so one cleanup serves every exit path.
-    cudaFree(d_count);
-    cudaFree(d_data);
+    /* TODO(step 6): release every device buffer this function may hold, on every path that gets here. */
     return status;
     // end region: cleanup
 }
@@ -123,10 +108,12 @@ static int probe(void)
     cudaError_t err;
 
     // region: probe
-    err = cudaMalloc(&p, 0);
+    /* TODO(step 5): replace each cudaErrorNotYetImplemented below by the call the question names, so
+     * that the program prints what the runtime really answers. */
+    err = cudaErrorNotYetImplemented; // cudaMalloc of 0 bytes into p
     printf("cudaMalloc(&p, 0): %s, p is %s\n", cudaGetErrorName(err), p == NULL ? "NULL" : "not NULL");
-    answer("cudaFree(NULL)", cudaFree(NULL));
-    answer("cudaMalloc(NULL, 16)", cudaMalloc(NULL, 16));
+    answer("cudaFree(NULL)", cudaErrorNotYetImplemented);
+    answer("cudaMalloc(NULL, 16)", cudaErrorNotYetImplemented);
 
     err = cudaMalloc(&p, 16);
     if (err != cudaSuccess) {
@@ -134,18 +121,17 @@ static int probe(void)
         return 1;
     }
     cudaFree(p);
-    answer("cudaFree of a freed pointer", cudaFree(p));
+    answer("cudaFree of a freed pointer", cudaErrorNotYetImplemented); // free p a second time
     p = NULL;
-    answer("cudaFree of a host pointer", cudaFree(&on_host));
+    answer("cudaFree of a host pointer", cudaErrorNotYetImplemented); // free &on_host
 
-    // A failed call also sets the last error; cudaGetLastError returns it once and clears it.
-    err = cudaGetLastError();
-    printf("cudaGetLastError: %s, then %s\n", cudaGetErrorName(err), cudaGetErrorName(cudaGetLastError()));
+    // A failed call also sets the last error: read it twice.
+    err = cudaErrorNotYetImplemented;
+    printf("cudaGetLastError: %s, then %s\n", cudaGetErrorName(err), cudaGetErrorName(cudaErrorNotYetImplemented));
 
-    err = cudaMalloc(&p, (size_t)1 << 50);
+    err = cudaErrorNotYetImplemented; // cudaMalloc of 2^50 bytes into p
     printf("cudaMalloc of 2^50 bytes: %s, p is %s\n", cudaGetErrorName(err), p == NULL ? "NULL" : "not NULL");
-    cudaGetLastError(); // out of memory is not sticky: clear it and carry on
-    err = cudaMalloc(&p, 16);
+    err = cudaMalloc(&p, 16); // is out of memory sticky? (clear the last error first)
     answer("cudaMalloc of 16 bytes after that", err);
     cudaFree(p);
     // end region: probe

@@ -14,6 +14,7 @@
 
 #define THREADS 256
 
+// region: print-error
 // The out-of-memory contract's one line on stderr: which call failed, on how many bytes, and why.
 static void print_error(const char *call, size_t bytes, cudaError_t err)
 {
@@ -22,6 +23,7 @@ static void print_error(const char *call, size_t bytes, cudaError_t err)
     else
         fprintf(stderr, "error: %s failed: %s\n", call, cudaGetErrorString(err));
 }
+// end region: print-error
 
 // One answer of the probe: the question, then the error code's name.
 static void answer(const char *question, cudaError_t err)
@@ -86,11 +88,13 @@ static int run(size_t n)
     // end region: clear
 
     add<<<blocks_for(n, THREADS), THREADS>>>(d_data, n, 1.0f);
+    // region: reset-count
     err = cudaMemset(d_count, 0, sizeof(*d_count));
     if (err != cudaSuccess) {
         print_error("cudaMemset", sizeof(*d_count), err);
         goto cleanup;
     }
+    // end region: reset-count
     count_equal<<<blocks_for(n, THREADS), THREADS>>>(d_data, n, 1.0f, d_count);
     err = cudaGetLastError(); // a launch error shows only here
     if (err != cudaSuccess) {
