@@ -5,10 +5,11 @@ LESSON ?=
 SUBMISSION ?= exercises
 BACKEND ?= auto
 ARGS ?=
+CLASS ?=
 export BACKEND
 
 .DEFAULT_GOAL := help
-.PHONY: help check hint progress reset run test book doctor clean
+.PHONY: help check hint progress reset run grade test book doctor clean
 
 help: ## this list
 	@grader/help.sh
@@ -27,6 +28,9 @@ reset: ## restore LESSON=N's skeleton, saving your version under build/backups/
 
 run: ## build and run your program for LESSON=N, with ARGS='...'
 	@grader/run.sh $(LESSON) $(ARGS)
+
+grade: ## instructors: grade every student folder in CLASS=DIR into build/class/scores.csv
+	@grader/grade-class.sh "$(CLASS)" $(LESSON)
 
 test: ## the workbook's own tests (graders, solutions, variants, backends, book)
 	@tests/run.sh

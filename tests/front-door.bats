@@ -144,3 +144,18 @@ setup() {
   run make -s -C "$WB_ROOT" doctor
   assert_output --regexp "BACKEND=(auto|gpu|cpu) picks: (gpu|cpu|none)"
 }
+
+@test "make grade writes one CSV row per student, lesson and step" {
+  local repo
+  repo=$(repo_copy)
+  mkdir -p "$BATS_TEST_TMPDIR/class/alice" "$BATS_TEST_TMPDIR/class/bob"
+  cp -R "$WB_ROOT/solutions/01-allocation" "$BATS_TEST_TMPDIR/class/alice/"
+  cp -R "$WB_ROOT/exercises/01-allocation" "$BATS_TEST_TMPDIR/class/bob/"
+  run make -s -C "$repo" grade CLASS="$BATS_TEST_TMPDIR/class" LESSON=1
+  assert_success
+  assert_output --regexp "alice +[0-9]+ / 17"
+  assert_output --partial "scores: build/class/scores.csv"
+  assert_equal "$(wc -l <"$repo/build/class/scores.csv")" 17
+  assert_file_contains "$repo/build/class/scores.csv" "^alice,01-allocation,1,passed,1,1$"
+  assert_file_contains "$repo/build/class/scores.csv" "^bob,01-allocation,1,failed,0,1$"
+}

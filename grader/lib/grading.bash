@@ -285,7 +285,8 @@ expect_clean_build() {
     ok) ;;
     missing) fail "$(printf 'expected: the lesson'"'"'s source files\nhappened: %s\nusual cause: the file was renamed or deleted (make reset LESSON=N restores the skeleton)' "$(cat "$dir/compile.log")")" ;;
     no-compiler) fail "cannot compile: $(cat "$dir/compile.log") (make doctor says what to install)" ;;
-    *) fail "$(printf 'expected: the program compiles and links\nhappened: %s; the compiler said:\n%s' "$status" "$(excerpt "$dir/compile.log" 20)$(excerpt "$dir/link.log" 10 | grep -v '(nothing)')")" ;;
+    *) fail "$(printf 'expected: the program compiles and links\nhappened: %s; the compiler said:\n%s' "$status" \
+      "$(cat "$dir/compile.log" "$dir/link.log" >"$dir/both.log"; excerpt "$dir/both.log" 24)")" ;;
   esac
   [ ! -s "$dir/compile.log" ] && return 0
   fail "$(printf 'expected: no warnings (the build uses -Wall -Wextra)\nhappened: the compiler said:\n%s\nusual cause: an unused variable or a signed/unsigned comparison; a warning is often a real bug' "$(excerpt "$dir/compile.log" 20)")"
