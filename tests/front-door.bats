@@ -159,3 +159,13 @@ setup() {
   assert_file_contains "$repo/build/class/scores.csv" "^alice,01-allocation,1,passed,1,1$"
   assert_file_contains "$repo/build/class/scores.csv" "^bob,01-allocation,1,failed,0,1$"
 }
+
+@test "make book renders every chapter into one HTML file" {
+  command -v pandoc >/dev/null 2>&1 || skip "pandoc is not installed"
+  local repo
+  repo=$(repo_copy)
+  run make -s -C "$repo" book
+  assert_success
+  assert_file_exists "$repo/build/book/workbook.html"
+  assert_file_contains "$repo/build/book/workbook.html" "Device allocation"
+}

@@ -150,7 +150,24 @@ static cudaError_t injected_failure(void)
     return err;
 }
 
-cudaError_t __wrap_cudaMalloc(void **ptr, size_t size)
+// The real allocators, given one signature so that one wrapper serves them all.
+static cudaError_t real_malloc(void **ptr, size_t size, unsigned int flags)
+{
+    (void)flags;
+    return __real_cudaMalloc(ptr, size);
+}
+
+static cudaError_t real_malloc_host(void **ptr, size_t size, unsigned int flags)
+{
+    (void)flags;
+    return __real_cudaMallocHost(ptr, size);
+}
+
+// Counts the call, injects the failure when its turn comes, records the result. Never asks a real
+// allocator for an impossible size: for cudaMallocManaged the device's notes warn that oversized
+// managed requests can hang the GPU, and a plain cudaMalloc sets the same last error.
+static cudaError_t wrap_alloc(const char *fn, enum kind kind, void **ptr, size_t size, unsigned int flags,
+                              cudaError_t (*real)(void **, size_t, unsigned int), void *ret)
 {
     cudaError_t err;
     int fail;
@@ -161,33 +178,35 @@ cudaError_t __wrap_cudaMalloc(void **ptr, size_t size)
         if (ptr != NULL)
             *ptr = NULL;
     } else {
-        err = __real_cudaMalloc(ptr, size);
+        err = real(ptr, size, flags);
     }
-    end_alloc("cudaMalloc", ptr, size, err, fail, DEVICE, __builtin_return_address(0));
+    end_alloc(fn, ptr, size, err, fail, kind, ret);
     pthread_mutex_unlock(&lock);
     return err;
+}
+
+cudaError_t __wrap_cudaMalloc(void **ptr, size_t size)
+{
+    return wrap_alloc("cudaMalloc", DEVICE, ptr, size, 0, real_malloc, __builtin_return_address(0));
 }
 
 cudaError_t __wrap_cudaMallocManaged(void **ptr, size_t size, unsigned int flags)
 {
-    cudaError_t err;
-    int fail;
-    pthread_mutex_lock(&lock);
-    fail = begin_alloc();
-    if (fail) {
-        // Never ask the real cudaMallocManaged for an impossible size: the device's notes warn that
-        // oversized managed requests can hang the GPU. A plain cudaMalloc sets the same last error.
-        err = injected_failure();
-        if (ptr != NULL)
-            *ptr = NULL;
-    } else {
-        err = __real_cudaMallocManaged(ptr, size, flags);
-    }
-    end_alloc("cudaMallocManaged", ptr, size, err, fail, DEVICE, __builtin_return_address(0));
-    pthread_mutex_unlock(&lock);
-    return err;
+    return wrap_alloc("cudaMallocManaged", DEVICE, ptr, size, flags, __real_cudaMallocManaged,
+                      __builtin_return_address(0));
 }
 
+cudaError_t __wrap_cudaMallocHost(void **ptr, size_t size)
+{
+    return wrap_alloc("cudaMallocHost", HOST, ptr, size, 0, real_malloc_host, __builtin_return_address(0));
+}
+
+cudaError_t __wrap_cudaHostAlloc(void **ptr, size_t size, unsigned int flags)
+{
+    return wrap_alloc("cudaHostAlloc", HOST, ptr, size, flags, __real_cudaHostAlloc, __builtin_return_address(0));
+}
+
+// Pitched allocations have their own signature, and an injected failure must still write the pitch.
 cudaError_t __wrap_cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height)
 {
     cudaError_t err;
@@ -203,42 +222,6 @@ cudaError_t __wrap_cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size
     }
     end_alloc("cudaMallocPitch", ptr, (pitch != NULL ? *pitch : width) * height, err, fail, DEVICE,
               __builtin_return_address(0));
-    pthread_mutex_unlock(&lock);
-    return err;
-}
-
-cudaError_t __wrap_cudaMallocHost(void **ptr, size_t size)
-{
-    cudaError_t err;
-    int fail;
-    pthread_mutex_lock(&lock);
-    fail = begin_alloc();
-    if (fail) {
-        err = injected_failure();
-        if (ptr != NULL)
-            *ptr = NULL;
-    } else {
-        err = __real_cudaMallocHost(ptr, size);
-    }
-    end_alloc("cudaMallocHost", ptr, size, err, fail, HOST, __builtin_return_address(0));
-    pthread_mutex_unlock(&lock);
-    return err;
-}
-
-cudaError_t __wrap_cudaHostAlloc(void **ptr, size_t size, unsigned int flags)
-{
-    cudaError_t err;
-    int fail;
-    pthread_mutex_lock(&lock);
-    fail = begin_alloc();
-    if (fail) {
-        err = injected_failure();
-        if (ptr != NULL)
-            *ptr = NULL;
-    } else {
-        err = __real_cudaHostAlloc(ptr, size, flags);
-    }
-    end_alloc("cudaHostAlloc", ptr, size, err, fail, HOST, __builtin_return_address(0));
     pthread_mutex_unlock(&lock);
     return err;
 }
