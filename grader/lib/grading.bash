@@ -291,3 +291,11 @@ expect_clean_build() {
   [ ! -s "$dir/compile.log" ] && return 0
   fail "$(printf 'expected: no warnings (the build uses -Wall -Wextra)\nhappened: the compiler said:\n%s\nusual cause: an unused variable or a signed/unsigned comparison; a warning is often a real bug' "$(excerpt "$dir/compile.log" 20)")"
 }
+
+# --- measurements that mean something only on a real GPU ------------------------------------------
+
+# require_real_gpu WHAT: skips the step as "needs a GPU" (counted apart, not a failure) where the
+# program does not run on a real GPU; WHAT says what the step measures.
+require_real_gpu() {
+  [ "$WB_BACKEND" = gpu ] || skip "needs a GPU: $1 means nothing on the $WB_BACKEND backend"
+}
