@@ -18,6 +18,13 @@ for id in $(lesson_ids); do
   { make -s check LESSON="$n" SUBMISSION=solutions BACKEND=gpu; echo "exit status: $?"
     make -s check LESSON="$n" BACKEND=gpu; echo "exit status: $?"; } >>"$out/lessons.log" 2>&1
 done
+# What a student sees for two typical mistakes (the messages, not only the verdicts).
+for variant in forgot-to-free no-cleanup-on-error-path; do
+  rm -rf /tmp/verify-sub && mkdir -p /tmp/verify-sub && cp -R solutions/01-allocation /tmp/verify-sub/
+  patch -s -p1 -d /tmp/verify-sub/01-allocation <"tests/variants/01-allocation/$variant.patch"
+  { echo "== variant $variant"; grader/check.sh 1 --submission /tmp/verify-sub --backend gpu \
+    --results /tmp/verify-results --work /tmp/verify-work; } >>"$out/lessons.log" 2>&1
+done
 time (BACKEND=gpu tests/run.sh) >"$out/test.log" 2>&1
 if [ -x cpu/tests/gpu-compare.sh ]; then
   cpu/tests/gpu-compare.sh "$out/cpu-compare" >"$out/cpu-compare.log" 2>&1
