@@ -268,7 +268,7 @@ expect_memcheck_clean() {
     skip "cannot run here: compute-sanitizer is not installed (it comes with the full CUDA toolkit)"
   fi
   run_program --name memcheck --sanitize -- "$@"
-  summary=$(grep -m1 -o 'ERROR SUMMARY: [0-9]* error' "$RUN_DIR/stdout" "$RUN_DIR/stderr" | head -n1 | grep -o '[0-9]*' || true)
+  summary=$(grep -h -m1 -o 'ERROR SUMMARY: [0-9]* error' "$RUN_DIR/stdout" "$RUN_DIR/stderr" | head -n1 | grep -o '[0-9]*' || true)
   [ "$RUN_NORMAL" = 1 ] && [ "${summary:-x}" = 0 ] && return 0
   [ -n "$summary" ] || fail "$(printf 'expected: the memory checker runs the program to the end\nhappened: it %s\nusual cause: %s' "$RUN_HOW" "$(cause_of_run)")"
   fail "$(printf 'expected: no invalid accesses and no leaks under the memory checker\nhappened: it found %s error(s):\n%s\nusual cause: a buffer smaller than what a kernel or copy touches, or memory never freed' \

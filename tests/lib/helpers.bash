@@ -1,9 +1,8 @@
 # Helpers for the project's own tests: grade a submission in a private folder and read its results.
 
 # shellcheck shell=bash
-WB_ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
-# Generated test files live in build/tests/; they set WB_ROOT themselves before loading this.
-[ -f "$WB_ROOT/grader/check.sh" ] || WB_ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+# Generated test files (tests/gen-lesson-tests.sh) set WB_ROOT before loading this; tests/*.bats do not.
+[ -f "${WB_ROOT:-}/grader/check.sh" ] || WB_ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 export WB_ROOT
 bats_require_minimum_version 1.5.0
 bats_load_library bats-support
