@@ -36,7 +36,7 @@ report() {
   report 0
   run expect_oom_contract cudaMalloc
   assert_failure
-  assert_output --partial 'should be one line like "error: cudaMalloc'
+  assert_output --partial 'should be one line that starts with "error: ", names cudaMalloc'
 }
 
 @test "more than one line on stderr breaks the contract" {

@@ -232,7 +232,7 @@ expect_oom_contract() {
   fi
   if [ "$lines" -ne 1 ] || [[ $first != "error: "* ]] || [[ $first != *"$call"* ]] ||
     [[ $first != *": out of memory" ]]; then
-    echo "its stderr should be one line like \"error: $call of 4000000 bytes failed: out of memory\"; it printed $lines line(s): ${first:-(nothing)}"
+    echo "its stderr should be one line that starts with \"error: \", names $call and ends with \": out of memory\"; it printed $lines line(s): ${first:-(nothing)}"
     return 1
   fi
   expect_no_leaks >/dev/null 2>&1 || { echo "it did not release what it had allocated:"; leak_lines; return 1; }
