@@ -25,7 +25,7 @@ is_trace() {
 }
 
 step_line() { # STATUS COLOR NAME POINTS MAX
-  printf '  %s%-4s%s  %-68s %s/%s\n' "$2" "$1" "$plain" "$3" "$4" "$5"
+  printf '  %s%-4s%s  %-74s %s/%s\n' "$2" "$1" "$plain" "$3" "$4" "$5"
 }
 
 while IFS= read -r line; do

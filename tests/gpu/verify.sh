@@ -13,6 +13,19 @@ export PATH=$root/.tools/bats/bin:$root/.tools/bin:$PATH BATS_LIB_PATH=$root/.to
 . grader/lib/lessons.sh
 
 make -s doctor >"$out/doctor.log" 2>&1
+# The facts the lessons rely on beyond gpu-facts.md, measured by tests/gpu/measure-*.cu.
+mkdir -p /tmp/measure
+for src in tests/gpu/measure-*.cu; do
+  name=$(basename "$src" .cu)
+  echo "== $name" >>"$out/measure.log"
+  nvcc -arch=native -I kernels -o "/tmp/measure/$name" "$src" >>"$out/measure.log" 2>&1 || continue
+  if [ "$name" = measure-errors ]; then
+    for c in delay launch oob assert; do timeout 60 "/tmp/measure/$name" "$c"; echo "rc=$?"; done
+    echo "-- assert line on stdout:"; timeout 60 "/tmp/measure/$name" assert 2>/dev/null | grep -i assertion
+  else
+    timeout 120 "/tmp/measure/$name"; echo "rc=$?"
+  fi >>"$out/measure.log" 2>&1
+done
 for id in $(lesson_ids); do
   n=$((10#${id%%-*}))
   { make -s check LESSON="$n" SUBMISSION=solutions BACKEND=gpu; echo "exit status: $?"
