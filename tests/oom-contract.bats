@@ -61,3 +61,14 @@ report() {
   assert_failure
   assert_output --partial "cudaFree(0x7f00) at alloc.cu:90"
 }
+
+@test "a call site is named by the student's file and line, also when nvcc's debug information names its intermediate file" {
+  command -v nvcc >/dev/null 2>&1 && command -v objdump >/dev/null 2>&1 || skip "needs nvcc and objdump"
+  local src=$WB_ROOT/solutions/01-allocation/alloc.cu call want wrap=${WB_WRAPPED[*]}
+  mkdir -p "$WB_WORK/build"
+  nvcc -O2 -g -arch=sm_90 -I "$WB_ROOT/kernels" -o "$WB_WORK/build/program" "$src" "$(shim_object cudawb_shim)" \
+    -Xlinker "--wrap=${wrap// /,--wrap=}"
+  call=$(objdump -d --no-show-raw-insn "$WB_WORK/build/program" | grep -m1 'call.*<__wrap_cudaMalloc>' | awk '{print $1}' | tr -d :)
+  want=alloc.cu:$(grep -n -m1 'cudaMalloc((void \*\*)&d_data' "$src" | cut -d: -f1)
+  assert_equal "$(site_text "$(printf '+0x%x' $((0x$call + 4)))")" "$want"
+}

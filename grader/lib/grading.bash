@@ -171,9 +171,15 @@ site_text() {
   case $site in
     +0x*)
       command -v addr2line >/dev/null 2>&1 || return 0
-      line=$(addr2line -i -e "$(program)" "${site#+}" 2>/dev/null | grep -m1 -E '\.(cu|cuh|c|h):[0-9]+' || true)
+      # The innermost frame: at -O2 nvcc's debug information names it after its intermediate file
+      # (tmpxft_..._alloc.cudafe1.cpp:56) while the line is the student's (alloc.cu:56).
+      line=$(addr2line -i -e "$(program)" "${site#+}" 2>/dev/null | head -n 1)
       line=${line##*/}
-      printf '%s' "${line%% *}" ;;
+      line=${line%% *}
+      if [[ $line =~ ^tmpxft_[0-9a-f_-]+_(.+)\.cudafe1\.cpp:([0-9]+)$ ]]; then
+        line=${BASH_REMATCH[1]}.cu:${BASH_REMATCH[2]}
+      fi
+      [[ $line =~ :[0-9]+$ ]] && printf '%s' "$line" ;;
     \?|"") ;;
     *) printf '%s' "${site##*/}" ;;
   esac
