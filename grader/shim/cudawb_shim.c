@@ -89,7 +89,7 @@ static void write_report(void)
     fprintf(out, "live-handles %ld\n", cudawb_live_handles);
     fprintf(out, "live %zu %zu\n", (size_t)live_count + untracked_count, bytes);
     for (i = 0; i < live_count; i++)
-        fprintf(out, "leak fn=%s bytes=%zu ptr=%p site=+0x%lx\n", live[i].fn, live[i].bytes, live[i].ptr,
+        fprintf(out, "leak fn=%s bytes=%zu ptr=0x%lx site=+0x%lx\n", live[i].fn, live[i].bytes, (unsigned long)(uintptr_t)live[i].ptr,
                 (unsigned long)live[i].site);
     fclose(out);
 }
@@ -115,8 +115,8 @@ static void end_alloc(const char *fn, void **ptr, size_t bytes, cudaError_t stat
     uintptr_t site = site_of(ret);
     void *p = (ptr != NULL && status == cudaSuccess) ? *ptr : NULL;
 
-    cudawb_log("call n=%lu fn=%s bytes=%zu status=%d ptr=%p site=+0x%lx%s\n", alloc_calls, fn, bytes,
-               (int)status, p, (unsigned long)site, injected ? " injected=1" : "");
+    cudawb_log("call n=%lu fn=%s bytes=%zu status=%d ptr=0x%lx site=+0x%lx%s\n", alloc_calls, fn, bytes,
+               (int)status, (unsigned long)(uintptr_t)p, (unsigned long)site, injected ? " injected=1" : "");
     if (p == NULL)
         return;
     if (live_count < MAX_LIVE)
@@ -236,7 +236,7 @@ static cudaError_t free_common(const char *fn, void *ptr, enum kind kind, cudaEr
         forget(ptr, kind);
     if (invalid)
         invalid_frees++;
-    cudawb_log("free fn=%s ptr=%p status=%d site=+0x%lx%s\n", fn, ptr, (int)err,
+    cudawb_log("free fn=%s ptr=0x%lx status=%d site=+0x%lx%s\n", fn, (unsigned long)(uintptr_t)ptr, (int)err,
                (unsigned long)site_of(ret), invalid ? " invalid=1" : "");
     pthread_mutex_unlock(&lock);
     return err;

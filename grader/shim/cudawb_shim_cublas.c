@@ -1,5 +1,6 @@
 // cuBLAS half of the fault-injection shim: CUDAWB_FAIL_CUBLAS_CREATE and the live-handle count.
 // Linked only into programs that use cuBLAS: its __real_ references need libcublas.
+#include <stdint.h>
 #include <stdlib.h>
 #include <cublas_v2.h>
 
@@ -21,8 +22,8 @@ cublasStatus_t __wrap_cublasCreate_v2(cublasHandle_t *handle)
     status = __real_cublasCreate_v2(handle);
     if (status == CUBLAS_STATUS_SUCCESS)
         cudawb_live_handles++;
-    cudawb_log("cublas fn=cublasCreate status=%d handle=%p\n", (int)status,
-               status == CUBLAS_STATUS_SUCCESS ? (void *)*handle : NULL);
+    cudawb_log("cublas fn=cublasCreate status=%d handle=0x%lx\n", (int)status,
+               (unsigned long)(uintptr_t)(status == CUBLAS_STATUS_SUCCESS ? (void *)*handle : NULL));
     return status;
 }
 
@@ -31,6 +32,6 @@ cublasStatus_t __wrap_cublasDestroy_v2(cublasHandle_t handle)
     cublasStatus_t status = __real_cublasDestroy_v2(handle);
     if (status == CUBLAS_STATUS_SUCCESS)
         cudawb_live_handles--;
-    cudawb_log("cublas fn=cublasDestroy status=%d handle=%p\n", (int)status, (void *)handle);
+    cudawb_log("cublas fn=cublasDestroy status=%d handle=0x%lx\n", (int)status, (unsigned long)(uintptr_t)handle);
     return status;
 }

@@ -1,0 +1,14 @@
+/* cuda_runtime.h: what nvcc makes visible to every .cu file (it force-includes this header), for the CPU backend. */
+#ifndef CUDAWB_CUDA_RUNTIME_H
+#define CUDAWB_CUDA_RUNTIME_H
+/* the C headers nvcc 13's own cuda_runtime.h pulls in, so code that compiles with nvcc compiles here */
+#include <assert.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cuda_runtime_api.h"
+#include "cudawb/device.h"
+#include "cudawb/launch.h"
+#endif

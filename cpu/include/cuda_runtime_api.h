@@ -1,0 +1,159 @@
+/* cuda_runtime_api.h: the CUDA 13 runtime API as implemented by the workbook's CPU backend (C++ only). */
+#ifndef CUDAWB_CUDA_RUNTIME_API_H
+#define CUDAWB_CUDA_RUNTIME_API_H
+#ifndef __cplusplus
+#error "the CPU backend's CUDA headers are C++: include them from .cu files (nvcc-cpu compiles .cu as C++)"
+#endif
+#include "driver_types.h"
+#include "vector_types.h"
+
+/* Where an allocation or free was called from (for the CUDAWB_REPORT leak report), filled in at the call
+   site by GCC's __builtin_FILE/__builtin_LINE default arguments: no macro hides the real function names. */
+struct cudawb_site {
+    const char *file;
+    int line;
+    constexpr cudawb_site(const char *f = __builtin_FILE(), int l = __builtin_LINE()) : file(f), line(l) {}
+};
+#define CUDAWB_AT cudawb_site cudawb_at = cudawb_site()
+
+/* Errors and device management */
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char *cudaGetErrorName(cudaError_t error);
+const char *cudaGetErrorString(cudaError_t error);
+cudaError_t cudaGetDeviceCount(int *count);
+cudaError_t cudaGetDevice(int *device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
+cudaError_t cudaDriverGetVersion(int *version);
+cudaError_t cudaRuntimeGetVersion(int *version);
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
+
+/* Allocation */
+cudaError_t cudaMalloc(void **devPtr, size_t size, CUDAWB_AT);
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal, CUDAWB_AT);
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height, CUDAWB_AT);
+cudaError_t cudaMallocHost(void **ptr, size_t size, CUDAWB_AT);
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags, CUDAWB_AT);
+cudaError_t cudaFree(void *devPtr, CUDAWB_AT);
+cudaError_t cudaFreeHost(void *ptr, CUDAWB_AT);
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t stream = 0);
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream = 0);
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+                          struct cudaMemLocation location);
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
+template <class T> cudaError_t cudaMalloc(T **devPtr, size_t size, CUDAWB_AT) {
+    return cudaMalloc((void **)devPtr, size, cudawb_at);
+}
+template <class T>
+cudaError_t cudaMallocManaged(T **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal, CUDAWB_AT) {
+    return cudaMallocManaged((void **)devPtr, size, flags, cudawb_at);
+}
+template <class T> cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t width, size_t height, CUDAWB_AT) {
+    return cudaMallocPitch((void **)devPtr, pitch, width, height, cudawb_at);
+}
+template <class T> cudaError_t cudaMallocHost(T **ptr, size_t size, CUDAWB_AT) {
+    return cudaMallocHost((void **)ptr, size, cudawb_at);
+}
+template <class T> cudaError_t cudaMallocHost(T **ptr, size_t size, unsigned int flags, CUDAWB_AT) {
+    return cudaHostAlloc((void **)ptr, size, flags, cudawb_at);
+}
+template <class T> cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags, CUDAWB_AT) {
+    return cudaHostAlloc((void **)ptr, size, flags, cudawb_at);
+}
+
+/* Copies and memset */
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream = 0);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                              size_t height, enum cudaMemcpyKind kind, cudaStream_t stream = 0);
+cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream = 0);
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudawb_memcpy_symbol(void *symbol, size_t symbol_size, void *other, size_t count, size_t offset,
+                                 enum cudaMemcpyKind kind, int to_symbol, cudaStream_t stream, int async);
+cudaError_t cudawb_symbol_address(void **devPtr, void *symbol, size_t size);
+template <class T>
+cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count, size_t offset = 0,
+                               enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+    return cudawb_memcpy_symbol((void *)&symbol, sizeof(T), (void *)src, count, offset, kind, 1, 0, 0);
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count, size_t offset = 0,
+                                 enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+    return cudawb_memcpy_symbol((void *)&symbol, sizeof(T), dst, count, offset, kind, 0, 0, 0);
+}
+template <class T>
+cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count, size_t offset = 0,
+                                    enum cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t stream = 0) {
+    return cudawb_memcpy_symbol((void *)&symbol, sizeof(T), (void *)src, count, offset, kind, 1, stream, 1);
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count, size_t offset = 0,
+                                      enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t stream = 0) {
+    return cudawb_memcpy_symbol((void *)&symbol, sizeof(T), dst, count, offset, kind, 0, stream, 1);
+}
+template <class T> cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol) {
+    return cudawb_symbol_address(devPtr, (void *)&symbol, sizeof(T));
+}
+template <class T> cudaError_t cudaGetSymbolSize(size_t *size, const T &) {
+    *size = sizeof(T);
+    return cudaSuccess;
+}
+
+/* Streams, events, callbacks */
+typedef void (*cudaHostFn_t)(void *userData);
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
+cudaError_t cudaStreamCreate(cudaStream_t *stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
+                                  unsigned int flags);
+cudaError_t cudaEventCreate(cudaEvent_t *event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+
+/* Kernel attributes (the kernel is identified by its address) */
+cudaError_t cudawb_func_set_attribute(const void *func, enum cudaFuncAttribute attr, int value);
+cudaError_t cudawb_func_get_attributes(struct cudaFuncAttributes *attr, const void *func);
+template <class T> cudaError_t cudaFuncSetAttribute(T *func, enum cudaFuncAttribute attr, int value) {
+    return cudawb_func_set_attribute((const void *)func, attr, value);
+}
+template <class T> cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *func) {
+    return cudawb_func_get_attributes(attr, (const void *)func);
+}
+template <class T> cudaError_t cudaFuncSetCacheConfig(T *, enum cudaFuncCache) { return cudaSuccess; }
+template <class T>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, T, size_t = 0, int limit = 0) {
+    *blockSize = limit > 0 && limit < 1024 ? limit : 1024;
+    int n = 0;
+    cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, 0);
+    *minGridSize = n * 2;
+    return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T, int blockSize, size_t) {
+    *numBlocks = blockSize > 0 ? 2048 / blockSize : 0;
+    return cudaSuccess;
+}
+#endif

@@ -1,0 +1,89 @@
+/* cudawb/launch.h: what a rewritten launch "k<<<g, b, shmem, stream>>>(args)" turns into (see cpu/tools/cudapp.cpp):
+     cudawb::launch(k, [=](auto... a) { k(a...); }, "k", flags, g, b, shmem, stream)(args)
+   The arguments are converted to the kernel's parameter types and copied once, at launch, into a closure that
+   is queued on the stream; the runtime runs it later, once per GPU thread, at the next synchronizing call. The
+   lambda calls the kernel directly, so the per-thread loop below can inline small kernels. */
+#ifndef CUDAWB_LAUNCH_H
+#define CUDAWB_LAUNCH_H
+#include "../cuda_runtime_api.h"
+
+namespace cudawb {
+enum { launch_uses_barrier = 1 };
+
+struct task {
+    virtual ~task() {}
+    virtual void run_thread() = 0;                                   /* threadIdx already set */
+    virtual void run_block_loop(unsigned nx, unsigned ny, unsigned nz) = 0; /* every thread, in order */
+};
+
+template <class F> struct closure : task {
+    F f;
+    explicit closure(const F &fn) : f(fn) {}
+    void run_thread() override { f(); }
+    void run_block_loop(unsigned nx, unsigned ny, unsigned nz) override {
+        for (unsigned z = 0; z < nz; z++)
+            for (unsigned y = 0; y < ny; y++)
+                for (unsigned x = 0; x < nx; x++) {
+                    threadIdx.x = x;
+                    threadIdx.y = y;
+                    threadIdx.z = z;
+                    f();
+                }
+    }
+};
+
+struct launch_desc {
+    const char *name;
+    int flags;
+    const void *func;
+    dim3 grid, block;
+    size_t shmem;
+    cudaStream_t stream;
+    const void *bad_pointer; /* an argument pointing to pageable host memory: the kernel will fault (700) */
+};
+cudaError_t launch_begin(launch_desc *d); /* checks the configuration; records the launch error */
+void launch_submit(launch_desc *d, task *t);
+int device_accessible(const void *p);
+
+template <class T> inline void check_arg(launch_desc &d, T *p) {
+    if (p && !d.bad_pointer && !device_accessible((const void *)p)) d.bad_pointer = (const void *)p;
+}
+template <class T> inline void check_arg(launch_desc &, const T &) {}
+
+template <class L, class... P> struct launcher {
+    L lam;
+    launch_desc d;
+    void operator()(P... args) {
+        if (launch_begin(&d) != cudaSuccess) return;
+        int checks[] = {0, (check_arg(d, args), 0)...};
+        (void)checks;
+        L l = lam;
+        auto body = [=]() { l(args...); };
+        launch_submit(&d, new closure<decltype(body)>(body));
+    }
+};
+template <class L> struct generic_launcher {
+    L lam;
+    launch_desc d;
+    template <class... A> void operator()(A... args) {
+        if (launch_begin(&d) != cudaSuccess) return;
+        int checks[] = {0, (check_arg(d, args), 0)...};
+        (void)checks;
+        L l = lam;
+        auto body = [=]() { l(args...); };
+        launch_submit(&d, new closure<decltype(body)>(body));
+    }
+};
+
+template <class L, class... P>
+inline launcher<L, P...> launch(void (*k)(P...), L lam, const char *name, int flags, dim3 grid, dim3 block,
+                                size_t shmem = 0, cudaStream_t stream = 0) {
+    return launcher<L, P...>{lam, {name, flags, (const void *)k, grid, block, shmem, stream, 0}};
+}
+template <class L>
+inline generic_launcher<L> launch_generic(L lam, const char *name, int flags, dim3 grid, dim3 block,
+                                          size_t shmem = 0, cudaStream_t stream = 0) {
+    return generic_launcher<L>{lam, {name, flags, 0, grid, block, shmem, stream, 0}};
+}
+} // namespace cudawb
+#endif

@@ -1,0 +1,2 @@
+/* device_launch_parameters.h: threadIdx, blockIdx, blockDim, gridDim and warpSize (see cudawb/device.h). */
+#include "cuda_runtime.h"

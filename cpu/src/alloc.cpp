@@ -1,0 +1,200 @@
+// alloc.cpp: device, managed and pinned allocations against a fixed device capacity.
+//
+// Device and managed memory live in two large address ranges reserved with mmap(PROT_NONE). Device pages are
+// made accessible only while the runtime itself runs kernels or copies (open_device/close_device): host code
+// that dereferences a device pointer gets SIGSEGV, as on a GPU. Every allocation owns whole pages plus one
+// spare page after it. Without the memory checker that spare page is opened with the allocation, so small
+// overruns go unnoticed (the H200 ignores ~2.4 KB past the end) while far ones fault (700). With the checker,
+// allocations end exactly at a page end and the spare page stays PROT_NONE: the first byte past the end faults.
+// Addresses are handed out next-fit, so a freed range is not reused soon and stale pointers keep faulting.
+#include "internal.h"
+#include <map>
+#include <mutex>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <vector>
+
+namespace rt {
+struct region {
+    uintptr_t lo, hi, cursor;
+};
+static region dev, man;
+// Heap-allocated and never destroyed: the leak report reads them after static destructors have run.
+struct tables {
+    std::map<uintptr_t, alloc> live;             // live allocations by base address
+    std::map<uintptr_t, uintptr_t> spans[2];     // occupied page spans per region: lo -> hi
+    std::vector<std::pair<uintptr_t, size_t>> symbols;
+    std::recursive_mutex mu;
+};
+static tables &T() {
+    static tables *t = new tables;
+    return *t;
+}
+static size_t used;  // bytes of device capacity in use
+static int opened;
+static size_t page;
+
+static void reserve(region *r, size_t want) {
+    for (; want >= ((size_t)1 << 30); want /= 2) {
+        void *p = mmap(NULL, want, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p != MAP_FAILED) {
+            r->lo = r->cursor = (uintptr_t)p;
+            r->hi = r->lo + want;
+            return;
+        }
+    }
+}
+
+static void setup() {
+    if (page) return;
+    page = (size_t)sysconf(_SC_PAGESIZE);
+    // Address space is free until touched: room for the capacity many times over, so that next-fit
+    // placement rarely wraps around (x86-64 has 128 TiB of user space; some arm64 kernels 256 GiB).
+    size_t want = cfg.capacity * 16 + ((size_t)4 << 30);
+    if (want > ((size_t)1 << 42)) want = (size_t)1 << 42;
+    reserve(&dev, want);
+    reserve(&man, want / 4);
+}
+
+static size_t accounted(size_t size) { return (size + 511) & ~(size_t)511; }
+
+// Finds `need` bytes of free address space in r (next-fit), or returns 0.
+static uintptr_t place(region *r, std::map<uintptr_t, uintptr_t> &sp, size_t need) {
+    for (int pass = 0; pass < 2; pass++) {
+        uintptr_t c = pass == 0 ? r->cursor : r->lo;
+        for (;;) {
+            if (c + need > r->hi || c + need < c) break;
+            auto it = sp.upper_bound(c);
+            if (it != sp.begin()) {
+                auto prev = std::prev(it);
+                if (prev->second > c) { c = prev->second; continue; }
+            }
+            if (it != sp.end() && it->first < c + need) { c = it->second; continue; }
+            r->cursor = c + need;
+            return c;
+        }
+    }
+    return 0;
+}
+
+// Allocates size > 0 bytes of device or managed memory; returns 0, or 2 when it does not fit.
+cudaError_t allocate(void **out, size_t size, int kind, const char *fn, const cudawb_site &at) {
+    std::lock_guard<std::recursive_mutex> g(T().mu);
+    setup();
+    region *r = kind == MANAGED ? &man : &dev;
+    std::map<uintptr_t, uintptr_t> &sp = T().spans[kind == MANAGED];
+    if (size > cfg.capacity - used || accounted(size) > cfg.capacity - used || !r->lo) return cudaErrorMemoryAllocation;
+    size_t body = (size + page - 1) / page * page;
+    uintptr_t lo = place(r, sp, body + page);
+    if (!lo) return cudaErrorMemoryAllocation;
+    uintptr_t base = lo;
+    if (cfg.memcheck) {
+        // end exactly at the guard page; keep the alignment the element type needs (the largest power of
+        // two dividing the size, up to 512), so an array of T is still aligned for T
+        size_t a = size & (~size + 1);
+        if (a > 512 || a == 0) a = 512;
+        base = (lo + body - size) & ~(uintptr_t)(a - 1);
+    }
+    alloc al = {base, size, kind, fn, basename_of(at.file), at.line, lo, lo + body + (cfg.memcheck ? 0 : page)};
+    sp[lo] = lo + body + page;
+    T().live[base] = al;
+    used += accounted(size);
+    if (kind == MANAGED || opened) mprotect((void *)al.span_lo, al.span_hi - al.span_lo, PROT_READ | PROT_WRITE);
+    *out = (void *)base;
+    return cudaSuccess;
+}
+
+cudaError_t allocate_pinned(void **out, size_t size, const char *fn, const cudawb_site &at) {
+    std::lock_guard<std::recursive_mutex> g(T().mu);
+    setup();
+    size_t body = (size + page - 1) / page * page;
+    if (body < size) return cudaErrorMemoryAllocation;
+    void *p = mmap(NULL, body, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return cudaErrorMemoryAllocation;
+    alloc al = {(uintptr_t)p, size, PINNED, fn, basename_of(at.file), at.line, (uintptr_t)p, (uintptr_t)p + body};
+    T().live[al.base] = al;
+    *out = p;
+    return cudaSuccess;
+}
+
+// Frees the allocation starting exactly at p if its kind is in `kinds`; false if there is none.
+bool release(void *p, int kinds) {
+    std::lock_guard<std::recursive_mutex> g(T().mu);
+    auto it = T().live.find((uintptr_t)p);
+    if (it == T().live.end() || !(it->second.kind & kinds)) return false;
+    alloc al = it->second;
+    T().live.erase(it);
+    if (al.kind == PINNED) {
+        munmap((void *)al.span_lo, al.span_hi - al.span_lo);
+        return true;
+    }
+    used -= accounted(al.size);
+    mprotect((void *)al.span_lo, al.span_hi - al.span_lo, PROT_NONE);
+    madvise((void *)al.span_lo, al.span_hi - al.span_lo, MADV_DONTNEED);
+    T().spans[al.kind == MANAGED].erase(al.span_lo);
+    return true;
+}
+
+const alloc *find(const void *p) {
+    std::lock_guard<std::recursive_mutex> g(T().mu);
+    auto it = T().live.upper_bound((uintptr_t)p);
+    if (it == T().live.begin()) return NULL;
+    --it;
+    const alloc &a = it->second;
+    uintptr_t q = (uintptr_t)p;
+    return q >= a.base && q < a.base + a.size ? &a : NULL;
+}
+
+bool in_device_space(const void *p) {
+    uintptr_t q = (uintptr_t)p;
+    return (q >= dev.lo && q < dev.hi) || (q >= man.lo && q < man.hi);
+}
+
+bool check_range(const void *p, size_t n) {
+    const alloc *a = find(p);
+    return a && !(a->kind & PINNED) && n <= a->base + a->size - (uintptr_t)p;
+}
+
+void register_symbol(const void *p, size_t n) {
+    std::lock_guard<std::recursive_mutex> g(T().mu);
+    T().symbols.push_back(std::make_pair((uintptr_t)p, n));
+}
+
+static void protect_all(int prot) {
+    for (auto &kv : T().live)
+        if (kv.second.kind == DEVICE)
+            mprotect((void *)kv.second.span_lo, kv.second.span_hi - kv.second.span_lo, prot);
+}
+
+void open_device() {
+    std::lock_guard<std::recursive_mutex> g(T().mu);
+    if (opened++ == 0) protect_all(PROT_READ | PROT_WRITE);
+}
+
+void close_device() {
+    std::lock_guard<std::recursive_mutex> g(T().mu);
+    if (--opened == 0) protect_all(PROT_NONE);
+}
+
+void free_everything() {
+    std::lock_guard<std::recursive_mutex> g(T().mu);
+    while (!T().live.empty()) release((void *)T().live.begin()->first, DEVICE | MANAGED | PINNED);
+}
+
+void live_allocations(void (*fn)(const alloc *, void *), void *ctx) {
+    std::lock_guard<std::recursive_mutex> g(T().mu);
+    for (auto &kv : T().live) fn(&kv.second, ctx);
+}
+
+size_t used_bytes() { return used; }
+} // namespace cudawb internals
+
+int cudawb::device_accessible(const void *p) {
+    if (rt::in_device_space(p)) return 1;
+    const rt::alloc *a = rt::find(p);
+    if (a) return 1;
+    std::lock_guard<std::recursive_mutex> g(rt::T().mu);
+    for (auto &s : rt::T().symbols)
+        if ((uintptr_t)p >= s.first && (uintptr_t)p < s.first + s.second) return 1;
+    return 0;
+}

@@ -1,0 +1,199 @@
+// checker.cpp: memory faults inside kernels, and the memcheck mode behind bin/compute-sanitizer.
+//
+// A kernel's access to memory it may not touch raises SIGSEGV (device pages are only open while the
+// runtime runs kernels; NULL and far addresses are unmapped). The handler turns it into what the GPU does:
+// without the checker the kernel stops and the next synchronizing call returns the sticky 700; with it
+// (CUDAWB_MEMCHECK=1) the access is reported like compute-sanitizer does and the thread is skipped. A fault
+// in host code keeps its default action: the process dies with SIGSEGV, as it does on a real GPU machine.
+#include "worker.h"
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <map>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+namespace rt {
+static const char *P = "========= ";
+
+// One line per error into the file the compute-sanitizer wrapper counts (it survives a crash).
+void memcheck_count(const char *what) {
+    if (!cfg.memcheck_log) return;
+    int fd = open(cfg.memcheck_log, O_WRONLY | O_APPEND | O_CREAT, 0600);
+    if (fd < 0) return;
+    char line[256];
+    int n = snprintf(line, sizeof line, "%s\n", what);
+    if (write(fd, line, (size_t)n) < 0) { /* the count is best effort */ }
+    close(fd);
+}
+
+void memcheck_api_error(const char *fn, cudaError_t e) {
+    if (!cfg.memcheck || !cfg.report_api_errors || e == cudaErrorNotReady) return;
+    fflush(stdout);
+    fprintf(stdout, "%sProgram hit %s (error %d) due to \"%s\" on CUDA API call to %s.\n", P, cudaGetErrorName(e),
+            (int)e, cudaGetErrorString(e), fn);
+    fprintf(stdout, "%s    Saved host backtrace up to driver entry point at error\n%s\n", P, P);
+    fflush(stdout); // the program may die next: its report must be out already
+    memcheck_count("api");
+}
+
+static int fault_is_write(void *ctx) {
+#if defined(__x86_64__)
+    return (((ucontext_t *)ctx)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#elif defined(__aarch64__)
+    // the ESR record in the signal frame tells a write (WnR bit) from a read
+    struct _aarch64_ctx *h = (struct _aarch64_ctx *)((ucontext_t *)ctx)->uc_mcontext.__reserved;
+    while (h->magic) {
+        if (h->magic == 0x45535201) return (int)((((struct esr_context *)h)->esr >> 6) & 1);
+        h = (struct _aarch64_ctx *)((char *)h + h->size);
+    }
+    // no ESR record (e.g. under qemu-user): decode the load/store instruction, whose bit 22 is L (load)
+    uint32_t insn = *(const uint32_t *)((ucontext_t *)ctx)->uc_mcontext.pc;
+    if ((insn & 0x0a000000) == 0x08000000) return !((insn >> 22) & 1);
+    return -1;
+#endif
+}
+
+static uintptr_t fault_pc(void *ctx) {
+#if defined(__x86_64__)
+    return (uintptr_t)((ucontext_t *)ctx)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    return (uintptr_t)((ucontext_t *)ctx)->uc_mcontext.pc;
+#endif
+}
+
+static void on_fault(int sig, siginfo_t *si, void *ctx) {
+    worker *w = self;
+    if (!w || !w->in_kernel) {  // host code: die of the signal, as the program would on a GPU machine
+        signal(sig, SIG_DFL);
+        return;
+    }
+    uintptr_t addr = (uintptr_t)si->si_addr;
+    if (fiber_stack_overflow(w, addr)) {
+        static const char msg[] = "cudawb: a GPU thread overflowed its stack: set CUDAWB_CPU_STACK (bytes) higher\n";
+        if (write(2, msg, sizeof msg - 1) < 0) { /* nothing more to do */ }
+        signal(sig, SIG_DFL);
+        return;
+    }
+    int expected = 0;
+    if (!cfg.memcheck) {
+        w->k->fault.compare_exchange_strong(expected, (int)cudaErrorIllegalAddress);
+        siglongjmp(w->block_jb, 1);
+    }
+    w->k->fault.compare_exchange_strong(expected, (int)cudaErrorLaunchFailure);
+    if (w->faults.size() < w->faults.capacity())
+        w->faults.push_back(fault_record{addr, fault_pc(ctx), fault_is_write(ctx), blockIdx, threadIdx});
+    if (w->in_fiber) fiber_abort_thread(w);
+    siglongjmp(w->thread_jb, 1);
+}
+
+void install_fault_handler() {
+    stack_t ss;
+    ss.ss_size = 64 * 1024;
+    ss.ss_sp = malloc(ss.ss_size);
+    ss.ss_flags = 0;
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    // NODEFER: we leave the handler with siglongjmp and must be able to catch the next fault
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
+// "kernel(int *, int) in file.cu:12" for a faulting instruction, via addr2line on our own executable.
+static std::string where(uintptr_t pc, const char *kernel) {
+    static std::map<uintptr_t, std::string> &cache = *new std::map<uintptr_t, std::string>;
+    auto it = cache.find(pc);
+    if (it != cache.end()) return it->second;
+    std::string s = kernel;
+    Dl_info info;
+    if (dladdr((void *)pc, &info) && info.dli_fname) {
+        char cmd[1024], line[512];
+        snprintf(cmd, sizeof cmd, "addr2line -C -f -i -e '%s' 0x%lx 2>/dev/null", info.dli_fname,
+                 (unsigned long)(pc - (uintptr_t)info.dli_fbase));
+        FILE *f = popen(cmd, "r");
+        // with -i, addr2line prints the innermost inlined function first: the kernel's own source line
+        std::string loc;
+        if (f) {
+            if (fgets(line, sizeof line, f) && fgets(line, sizeof line, f)) {
+                line[strcspn(line, "\n")] = 0;
+                loc = line;
+            }
+            while (fgets(line, sizeof line, f)) {}
+            pclose(f);
+        }
+        if (!loc.empty() && loc[0] != '?') s += std::string(" in ") + basename_of(loc.c_str());
+    }
+    cache[pc] = s;
+    return s;
+}
+
+struct nearest { const alloc *a; };
+static void nearest_cb(const alloc *a, void *ctx) {
+    uintptr_t addr = ((uintptr_t *)ctx)[0];
+    const alloc **best = (const alloc **)&((uintptr_t *)ctx)[1];
+    if (a->kind == PINNED) return;
+    auto dist = [&](const alloc *x) {
+        return addr >= x->base + x->size ? addr - (x->base + x->size) + 1 : x->base > addr ? x->base - addr : 0;
+    };
+    if (!*best || dist(a) < dist(*best)) *best = a;
+}
+
+void memcheck_kernel_reports() {
+    kernel_run *k = last_kernel();
+    static int printed;
+    for (worker *w : all_workers()) {
+        for (const fault_record &f : w->faults) {
+            memcheck_count("access");
+            if (++printed > 100) continue;  // compute-sanitizer's default print limit
+            fflush(stdout);
+            fprintf(stdout, "%sInvalid __global__ %s\n", P, f.write == 1 ? "write" : f.write == 0 ? "read" : "access");
+            fprintf(stdout, "%s    at %s\n", P, where(f.pc, k->d->name).c_str());
+            fprintf(stdout, "%s    by thread (%u,%u,%u) in block (%u,%u,%u)\n", P, f.thread.x, f.thread.y, f.thread.z,
+                    f.block.x, f.block.y, f.block.z);
+            fprintf(stdout, "%s    Access at 0x%lx is out of bounds\n", P, (unsigned long)f.addr);
+            uintptr_t ctx[2] = {f.addr, 0};
+            live_allocations(nearest_cb, ctx);
+            const alloc *a = (const alloc *)ctx[1];
+            // name the allocation only when the access is plausibly an overrun of it (not NULL, not far away)
+            const uintptr_t near = 1 << 20;
+            if (a && (f.addr + near < a->base || f.addr > a->base + a->size + near)) a = NULL;
+            if (a && f.addr >= a->base + a->size)
+                fprintf(stdout, "%s    and is %lu bytes after the nearest allocation at 0x%lx of size %lu bytes\n", P,
+                        (unsigned long)(f.addr - (a->base + a->size) + 1), (unsigned long)a->base, (unsigned long)a->size);
+            else if (a && f.addr < a->base)
+                fprintf(stdout, "%s    and is %lu bytes before the nearest allocation at 0x%lx of size %lu bytes\n", P,
+                        (unsigned long)(a->base - f.addr), (unsigned long)a->base, (unsigned long)a->size);
+            fprintf(stdout, "%s\n", P);
+            fflush(stdout);
+        }
+        w->faults.clear();
+    }
+}
+
+static void leak_cb(const alloc *a, void *ctx) {
+    if (a->kind == PINNED) return;
+    size_t *t = (size_t *)ctx;
+    t[0]++;
+    t[1] += a->size;
+    fprintf(stdout, "%sLeaked %lu bytes at 0x%lx\n", P, (unsigned long)a->size, (unsigned long)a->base);
+    fprintf(stdout, "%s    Saved host backtrace up to driver entry point at allocation time\n", P);
+    fprintf(stdout, "%s        Host Frame: %s [%s:%d]\n%s\n", P, a->fn, a->file, a->line, P);
+    memcheck_count("leak");
+}
+
+void memcheck_leaks() {
+    fflush(stdout);
+    size_t totals[2] = {0, 0};
+    live_allocations(leak_cb, totals);
+    if (totals[0])
+        fprintf(stdout, "%sLEAK SUMMARY: %lu bytes leaked in %lu allocations\n", P, (unsigned long)totals[1],
+                (unsigned long)totals[0]);
+    fflush(stdout);
+}
+} // namespace rt

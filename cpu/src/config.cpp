@@ -1,0 +1,48 @@
+// config.cpp: reads the runtime's settings from the environment once, at the first CUDA call or at startup.
+#include "internal.h"
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+namespace rt {
+config cfg;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static long env_long(const char *name, long dflt) {
+    const char *v = getenv(name);
+    return v && *v ? strtol(v, NULL, 0) : dflt;
+}
+
+static void at_exit() {
+    if (cfg.memcheck && env_long("CUDAWB_MEMCHECK_LEAKS", 0)) memcheck_leaks();
+    write_report();
+}
+
+static void init_once() {
+    const char *mem = getenv("CUDAWB_CPU_MEMORY");
+    cfg.capacity = mem && *mem ? strtoull(mem, NULL, 0) : (size_t)8 << 30;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    cfg.threads = (int)env_long("CUDAWB_CPU_THREADS", cores > 0 ? cores : 1);
+    if (cfg.threads < 1) cfg.threads = 1;
+    if (cfg.threads > 256) cfg.threads = 256;
+    cfg.memcheck = (int)env_long("CUDAWB_MEMCHECK", 0);
+    cfg.shuffle = (int)env_long("CUDAWB_SHUFFLE", 0);
+    cfg.stack = (size_t)env_long("CUDAWB_CPU_STACK", 64 << 10);
+    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+    cfg.no_device = vis && (vis[0] == 0 || strcmp(vis, "-1") == 0);
+    cfg.report_path = getenv("CUDAWB_REPORT");
+    cfg.fail_alloc = env_long("CUDAWB_FAIL_ALLOC", 0);
+    cfg.fail_cublas_create = (int)env_long("CUDAWB_FAIL_CUBLAS_CREATE", 0);
+    cfg.memcheck_log = getenv("CUDAWB_MEMCHECK_LOG");
+    cfg.report_api_errors = (int)env_long("CUDAWB_MEMCHECK_API_ERRORS", 1);
+    install_fault_handler();
+    atexit(at_exit);
+}
+
+void init() { pthread_once(&once, init_once); }
+
+// Settings and exit hooks must be in place before main runs: the report is written even for a program
+// that never calls CUDA, and allocations are counted from the first one.
+__attribute__((constructor)) static void init_at_startup() { init(); }
+} // namespace rt

@@ -1,0 +1,66 @@
+// error.cpp: the error state of the runtime (last error per host thread, sticky kernel errors) and the
+// names and strings of every cudaError_t, identical to CUDA 13's.
+#include "internal.h"
+
+namespace rt {
+static __thread cudaError_t last_error = cudaSuccess;
+static cudaError_t sticky = cudaSuccess;  // 700/710/719 after a kernel fault: the context is unusable
+static int dead = 0;                      // cudaDeviceReset after a sticky error: 46 from then on
+
+cudaError_t fail(const char *fn, cudaError_t e) {
+    if (e != cudaSuccess) {
+        last_error = e;
+        memcheck_api_error(fn, e);
+    }
+    return e;
+}
+
+cudaError_t enter(const char *fn) {
+    init();
+    if (cfg.no_device) return fail(fn, cudaErrorNoDevice);
+    if (dead) return fail(fn, cudaErrorDevicesUnavailable);
+    if (sticky) return fail(fn, sticky);
+    return cudaSuccess;
+}
+
+void set_sticky(cudaError_t e) {
+    if (!sticky) sticky = e;
+}
+cudaError_t sticky_error() { return sticky; }
+
+// What the H200 did: the reset itself succeeds, the next cudaGetLastError still reports the old error, and
+// the device stays unavailable for the rest of the process.
+void device_reset_errors() {
+    if (sticky) {
+        last_error = sticky;
+        dead = 1;
+        sticky = cudaSuccess;
+    }
+}
+} // namespace rt
+
+cudaError_t cudaGetLastError(void) {
+    cudaError_t e = rt::last_error;
+    rt::last_error = cudaSuccess;
+    return e;
+}
+
+cudaError_t cudaPeekAtLastError(void) { return rt::last_error; }
+
+const char *cudaGetErrorName(cudaError_t error) {
+    switch ((int)error) {
+#define CUDAWB_ERROR(num, name, text) case num: return #name;
+#include "../include/cudawb/errors.def"
+#undef CUDAWB_ERROR
+    }
+    return "unrecognized error code";
+}
+
+const char *cudaGetErrorString(cudaError_t error) {
+    switch ((int)error) {
+#define CUDAWB_ERROR(num, name, text) case num: return text;
+#include "../include/cudawb/errors.def"
+#undef CUDAWB_ERROR
+    }
+    return "unrecognized error code";
+}

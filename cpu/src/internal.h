@@ -1,0 +1,89 @@
+// internal.h: what the runtime's modules share (state, helpers); nothing here is visible to student code.
+#ifndef CUDAWB_INTERNAL_H
+#define CUDAWB_INTERNAL_H
+#include "../include/cuda_runtime.h"
+#include <stdint.h>
+#include <stdio.h>
+
+namespace rt {
+// settings read once from the environment (config.cpp)
+struct config {
+    size_t capacity;   // CUDAWB_CPU_MEMORY: bytes of simulated device memory
+    int threads;       // CUDAWB_CPU_THREADS: worker threads running blocks (default: all cores)
+    int memcheck;      // CUDAWB_MEMCHECK=1: the compute-sanitizer emulation (set by bin/compute-sanitizer)
+    int shuffle;       // CUDAWB_SHUFFLE=seed: run each block's threads in a random order (races show up)
+    size_t stack;      // CUDAWB_CPU_STACK: bytes of stack per GPU thread when a block uses barriers
+    int no_device;     // CUDA_VISIBLE_DEVICES="" (or -1): behave like a machine with no GPU (100)
+    const char *report_path;  // CUDAWB_REPORT
+    long fail_alloc;          // CUDAWB_FAIL_ALLOC
+    int fail_cublas_create;   // CUDAWB_FAIL_CUBLAS_CREATE
+    const char *memcheck_log; // CUDAWB_MEMCHECK_LOG: one line per memcheck error (counted by the wrapper)
+    int report_api_errors;    // 1 unless the sanitizer runs with --report-api-errors none
+};
+extern config cfg;
+void init();  // idempotent; reads the environment, installs the fault handler and the exit hooks
+
+// errors (error.cpp)
+cudaError_t enter(const char *fn);               // 0, or the error this call must return (already recorded)
+cudaError_t fail(const char *fn, cudaError_t e); // records e as the last error (and for the sanitizer)
+void set_sticky(cudaError_t e);                  // a kernel fault: every later call returns e
+cudaError_t sticky_error();
+void device_reset_errors();
+
+// allocations (alloc.cpp)
+enum kind { DEVICE = 1, MANAGED = 2, PINNED = 4 };
+struct alloc {
+    uintptr_t base;
+    size_t size;
+    int kind;
+    const char *fn;
+    const char *file;
+    int line;
+    uintptr_t span_lo, span_hi;  // pages this allocation owns
+};
+const alloc *find(const void *p);           // live allocation containing p, or NULL
+bool in_device_space(const void *p);        // inside the device or managed address range (live or not)
+bool check_range(const void *p, size_t n);  // [p, p+n) inside one live device/managed allocation
+void open_device();                         // device pages readable/writable (kernels and copies running)
+void close_device();                        // and back to PROT_NONE: host dereferences fault
+void free_everything();                     // cudaDeviceReset
+void live_allocations(void (*fn)(const alloc *, void *), void *ctx);
+size_t used_bytes();
+void register_symbol(const void *p, size_t n);
+cudaError_t allocate(void **out, size_t size, int kind, const char *fn, const cudawb_site &at);
+cudaError_t allocate_pinned(void **out, size_t size, const char *fn, const cudawb_site &at);
+bool release(void *p, int kinds);
+
+// queue and synchronization (stream.cpp)
+struct op {
+    virtual ~op() {}
+    virtual void run() = 0;
+    cudaStream_t stream = 0;
+    uint64_t seq = 0;        // issue order
+    uint64_t waits_for = 0;  // cudaStreamWaitEvent: the seq of the event record this op waits for
+};
+void enqueue(op *o);
+cudaError_t flush();                        // runs everything queued; the sticky error if a kernel faulted
+cudaError_t flush_stream(cudaStream_t s);   // runs what stream s's queued work needs (stream sync)
+bool valid_stream(cudaStream_t s);
+
+// kernels (launch.cpp)
+cudaError_t run_kernel(cudawb::launch_desc *d, cudawb::task *t);  // at execution time
+void workers_shutdown();
+
+// memcheck (checker.cpp)
+void memcheck_api_error(const char *fn, cudaError_t e);
+void memcheck_count(const char *what);
+void memcheck_leaks();
+void install_fault_handler();
+void memcheck_kernel_reports();
+
+// report (report.cpp)
+void report_call(const char *fn, size_t bytes, cudaError_t status, const void *ptr, const cudawb_site &at, int injected);
+void report_free(const char *fn, const void *ptr, cudaError_t status, const cudawb_site &at, int invalid);
+void report_cublas(const char *fn, int status, const void *handle, int injected);
+bool inject_alloc_failure();  // counts an allocation call; true if this one must fail
+const char *basename_of(const char *path);
+void write_report();
+} // namespace rt
+#endif

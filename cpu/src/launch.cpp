@@ -1,0 +1,308 @@
+// launch.cpp: kernel launches: the configuration checks at launch time, and the execution at the next
+// synchronizing call, with the blocks spread over a pool of worker threads (one per core by default).
+#include "worker.h"
+#include <algorithm>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <thread>
+
+__thread uint3 threadIdx, blockIdx;
+__thread dim3 blockDim, gridDim;
+// extern __shared__ arrays all name this per-worker buffer (see cpu/tools/cudapp.cpp)
+extern "C" {
+__thread char cudawb_dynsmem[232448] __attribute__((aligned(256)));
+}
+
+void *cudawb_dynamic_shared_address(void) { return cudawb_dynsmem; }
+
+namespace rt {
+__thread worker *self;
+static const size_t max_dynamic_smem = 232448;  // 227 KiB with opt-in (H200)
+static std::map<const void *, int> &smem_optin = *new std::map<const void *, int>;  // kernel -> opt-in bytes
+static std::mutex &attr_mu = *new std::mutex;
+
+struct kernel_op : op {
+    cudawb::launch_desc d;
+    cudawb::task *t;
+    void run() override { run_kernel(&d, t); }
+    ~kernel_op() { delete t; }
+};
+
+static int dynamic_limit(const void *func) {
+    std::lock_guard<std::mutex> g(attr_mu);
+    auto it = smem_optin.find(func);
+    return it == smem_optin.end() ? 48 * 1024 : it->second;
+}
+} // namespace rt
+
+using namespace rt;
+
+// CUDA 13.0 reports every bad launch configuration as 1 (cudaErrorInvalidValue), through the last error only.
+cudaError_t cudawb::launch_begin(cudawb::launch_desc *d) {
+    const char *fn = "cudaLaunchKernel";
+    if (cudaError_t e = enter(fn)) return e;
+    if (!valid_stream(d->stream)) return fail(fn, cudaErrorInvalidResourceHandle);
+    dim3 b = d->block, g = d->grid;
+    if (b.x == 0 || b.y == 0 || b.z == 0 || b.x > 1024 || b.y > 1024 || b.z > 64 ||
+        (uint64_t)b.x * b.y * b.z > 1024 || g.x == 0 || g.y == 0 || g.z == 0 || g.x > 2147483647u ||
+        g.y > 65535 || g.z > 65535)
+        return fail(fn, cudaErrorInvalidValue);
+    if (d->shmem > (size_t)dynamic_limit(d->func)) return fail(fn, cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
+void cudawb::launch_submit(cudawb::launch_desc *d, cudawb::task *t) {
+    kernel_op *o = new kernel_op;
+    o->d = *d;
+    o->t = t;
+    o->stream = d->stream;
+    enqueue(o);
+}
+
+cudaError_t cudawb_func_set_attribute(const void *func, enum cudaFuncAttribute attr, int value) {
+    if (cudaError_t e = enter("cudaFuncSetAttribute")) return e;
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        if (value < 0 || (size_t)value > max_dynamic_smem) return fail("cudaFuncSetAttribute", cudaErrorInvalidValue);
+        std::lock_guard<std::mutex> g(attr_mu);
+        smem_optin[func] = value;
+    } else if (attr < cudaFuncAttributeMaxDynamicSharedMemorySize || attr >= cudaFuncAttributeMax) {
+        return fail("cudaFuncSetAttribute", cudaErrorInvalidValue);
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudawb_func_get_attributes(struct cudaFuncAttributes *attr, const void *func) {
+    if (cudaError_t e = enter("cudaFuncGetAttributes")) return e;
+    if (!attr) return fail("cudaFuncGetAttributes", cudaErrorInvalidValue);
+    memset(attr, 0, sizeof *attr);
+    attr->maxThreadsPerBlock = 1024;
+    attr->numRegs = 32;
+    attr->ptxVersion = attr->binaryVersion = 90;
+    attr->maxDynamicSharedSizeBytes = dynamic_limit(func);
+    return cudaSuccess;
+}
+
+// ---- device printf and assert ----
+
+int cudawb_printf(const char *format, ...) {
+    va_list ap;
+    va_start(ap, format);
+    worker *w = self;
+    int n;
+    if (w && w->in_kernel) {  // buffered: it appears at the synchronizing call, in block order
+        char buf[1024];
+        n = vsnprintf(buf, sizeof buf, format, ap);
+        w->out.append(buf, n < (int)sizeof buf ? (size_t)(n < 0 ? 0 : n) : sizeof buf - 1);
+    } else {
+        n = vprintf(format, ap);
+    }
+    va_end(ap);
+    return n;
+}
+
+// nvcc's compiler prints "int *" where g++ prints "int*": follow the GPU's spelling.
+static std::string gpu_signature(const char *f) {
+    std::string s;
+    for (const char *p = f; *p; p++) {
+        if ((*p == '*' || *p == '&') && p > f && p[-1] != ' ' && p[-1] != '*' && p[-1] != '&' && p[-1] != '(')
+            s += ' ';
+        s += *p;
+    }
+    return s;
+}
+
+void cudawb_assert_fail(const char *expr, const char *file, unsigned int line, const char *function) {
+    worker *w = self;
+    if (!w || !w->in_kernel) {
+        fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, expr);
+        abort();
+    }
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file,
+             line, gpu_signature(function).c_str(), blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y,
+             threadIdx.z, expr);
+    w->err += buf;
+    int expected = 0;
+    w->k->fault.compare_exchange_strong(expected, (int)cudaErrorAssert);
+    siglongjmp(w->block_jb, 1);  // the GPU stops the whole kernel
+}
+
+void __trap(void) {
+    worker *w = self;
+    if (!w || !w->in_kernel) abort();
+    int expected = 0;
+    w->k->fault.compare_exchange_strong(expected, (int)cudaErrorLaunchFailure);
+    siglongjmp(w->block_jb, 1);
+}
+
+// ---- execution ----
+
+// Threads of a block in a plain loop, with the options that need a hook per thread.
+static void run_threads_slow(worker *w, cudawb::task *t, unsigned n) {
+    static __thread int *perm;
+    static __thread unsigned perm_n;
+    if (perm_n < n) { free(perm); perm = (int *)malloc(n * sizeof(int)); perm_n = n; }
+    for (unsigned i = 0; i < n; i++) perm[i] = (int)i;
+    if (cfg.shuffle) shuffle(perm, (int)n, (uint64_t)cfg.shuffle * 0x9E3779B97F4A7C15ull ^ w->block);
+    dim3 b = blockDim;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = (unsigned)perm[i];
+        threadIdx = uint3{k % b.x, (k / b.x) % b.y, k / (b.x * b.y)};
+        if (!cfg.memcheck) t->run_thread();
+        else if (sigsetjmp(w->thread_jb, 0) == 0) t->run_thread();
+    }
+}
+
+static void run_block(worker *w, kernel_run *k, uint64_t b) {
+    dim3 g = k->d->grid, bd = k->d->block;
+    blockIdx = uint3{(unsigned)(b % g.x), (unsigned)(b / g.x % g.y), (unsigned)(b / ((uint64_t)g.x * g.y))};
+    w->block = b;
+    unsigned n = bd.x * bd.y * bd.z;
+    if (sigsetjmp(w->block_jb, 0) == 0) {
+        w->in_kernel = 1;
+        if (k->d->bad_pointer) {
+            // an argument is a pageable host pointer: the GPU faults on it (700); so does the checker
+            int expected = 0;
+            if (k->fault.compare_exchange_strong(expected, cfg.memcheck ? (int)cudaErrorLaunchFailure
+                                                                        : (int)cudaErrorIllegalAddress) &&
+                cfg.memcheck)
+                w->faults.push_back(fault_record{(uintptr_t)k->d->bad_pointer, 0, -1, blockIdx, uint3{0, 0, 0}});
+        } else if (k->d->flags & cudawb::launch_uses_barrier && n > 1) {
+            fiber_run_block(w, k->t, n);
+        } else if (!cfg.memcheck && !cfg.shuffle) {
+            k->t->run_block_loop(bd.x, bd.y, bd.z);
+        } else {
+            run_threads_slow(w, k->t, n);
+        }
+    }
+    w->in_kernel = 0;
+    if (w->in_fiber) fiber_reset();
+    w->in_fiber = 0;
+    if (!w->out.empty()) { w->outs.push_back(std::make_pair(b, w->out)); w->out.clear(); }
+    if (!w->err.empty()) { w->errs.push_back(std::make_pair(b, w->err)); w->err.clear(); }
+}
+
+static void work_on(worker *w, kernel_run *k) {
+    w->k = k;
+    blockDim = k->d->block;
+    gridDim = k->d->grid;
+    for (;;) {
+        uint64_t first = k->next.fetch_add(k->chunk);
+        if (first >= k->total) break;
+        uint64_t last = std::min(first + k->chunk, k->total);
+        for (uint64_t b = first; b < last && !k->fault.load(std::memory_order_relaxed); b++) run_block(w, k, b);
+        if (k->fault.load(std::memory_order_relaxed)) break;
+    }
+}
+
+// ---- the worker pool ----
+static std::vector<worker *> &pool = *new std::vector<worker *>;  // pool[0]: the host thread that synchronizes
+// never destroyed: worker threads still wait on them while the process exits
+static std::mutex &pool_mu = *new std::mutex;
+static std::condition_variable &pool_cv = *new std::condition_variable, &done_cv = *new std::condition_variable;
+static kernel_run *current;
+static uint64_t generation;
+static int busy;
+
+static void alt_stack() {
+    stack_t ss;
+    ss.ss_size = 64 * 1024;
+    ss.ss_sp = malloc(ss.ss_size);
+    ss.ss_flags = 0;
+    sigaltstack(&ss, NULL);
+}
+
+static void worker_loop(worker *w) {
+    self = w;
+    alt_stack();
+    uint64_t seen = 0;
+    for (;;) {
+        kernel_run *k;
+        {
+            std::unique_lock<std::mutex> g(pool_mu);
+            pool_cv.wait(g, [&] { return generation != seen; });
+            seen = generation;
+            k = current;
+        }
+        work_on(w, k);
+        std::lock_guard<std::mutex> g(pool_mu);
+        if (--busy == 0) done_cv.notify_all();
+    }
+}
+
+static worker *new_worker(int id) {
+    worker *w = new worker();
+    w->id = id;
+    w->faults.reserve(128);
+    return w;
+}
+
+static void start_pool() {
+    if (!pool.empty()) return;
+    pool.push_back(new_worker(0));
+    for (int i = 1; i < cfg.threads; i++) {
+        worker *w = new_worker(i);
+        pool.push_back(w);
+        std::thread(worker_loop, w).detach();
+    }
+}
+
+cudaError_t rt::run_kernel(cudawb::launch_desc *d, cudawb::task *t) {
+    start_pool();
+    dim3 g = d->grid;
+    kernel_run k;
+    k.d = d;
+    k.t = t;
+    k.total = (uint64_t)g.x * g.y * g.z;
+    k.next = 0;
+    k.fault = 0;
+    uint64_t helpers = std::min<uint64_t>(pool.size() - 1, k.total - 1);
+    k.chunk = std::max<uint64_t>(1, k.total / ((helpers + 1) * 16));
+    worker *me = pool[0];
+    worker *saved = self;
+    self = me;
+    if (helpers) {
+        std::lock_guard<std::mutex> lk(pool_mu);
+        current = &k;
+        busy = (int)(pool.size() - 1);
+        generation++;
+        pool_cv.notify_all();
+    }
+    work_on(me, &k);
+    if (helpers) {
+        std::unique_lock<std::mutex> lk(pool_mu);
+        done_cv.wait(lk, [] { return busy == 0; });
+    }
+    self = saved;
+    // device printf and assert output, in block order, as one synchronizing call flushes it
+    std::vector<std::pair<uint64_t, std::string>> outs, errs;
+    for (worker *w : pool) {
+        outs.insert(outs.end(), w->outs.begin(), w->outs.end());
+        errs.insert(errs.end(), w->errs.begin(), w->errs.end());
+        w->outs.clear();
+        w->errs.clear();
+    }
+    std::stable_sort(outs.begin(), outs.end(), [](const std::pair<uint64_t, std::string> &a,
+                                                  const std::pair<uint64_t, std::string> &b) { return a.first < b.first; });
+    for (auto &o : outs) fwrite(o.second.data(), 1, o.second.size(), stdout);
+    if (!errs.empty()) fflush(stdout);
+    for (auto &e : errs) fwrite(e.second.data(), 1, e.second.size(), stderr);
+    if (cfg.memcheck) {
+        current = &k;
+        memcheck_kernel_reports();
+    }
+    if (k.fault) set_sticky((cudaError_t)k.fault.load());
+    return (cudaError_t)k.fault.load();
+}
+
+// for checker.cpp: every worker's findings of the kernel that just ran
+std::vector<worker *> &rt::all_workers() { return pool; }
+kernel_run *rt::last_kernel() { return current; }
+
+void rt::workers_shutdown() {}

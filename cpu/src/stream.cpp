@@ -1,0 +1,327 @@
+// stream.cpp: the work queue, streams, events and the synchronizing calls.
+//
+// Launches, async copies, memsets, event records and host functions are queued in issue order and run only
+// when a synchronizing call needs them, as if the GPU had not started yet: a host read of managed or pinned
+// memory before synchronizing sees the old data every time. cudaDeviceSynchronize runs everything; a stream
+// or event synchronization runs only what that stream (or event) depends on: its own earlier work, the
+// legacy default stream's implicit ordering with blocking streams, and cudaStreamWaitEvent. So waiting on
+// the wrong stream leaves the data stale, as it does on a GPU.
+#include "internal.h"
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <vector>
+#include <mutex>
+#include <set>
+#include <time.h>
+
+struct CUstream_st { unsigned int flags; int priority; };
+struct CUevent_st {
+    unsigned int flags;
+    int state;  // 0 never recorded, 1 recorded and queued, 2 done
+    double when;
+    uint64_t record_seq;  // the queued record operation
+};
+
+namespace rt {
+struct queues {  // never destroyed (exit hooks may still synchronize)
+    std::deque<op *> queue;
+    std::recursive_mutex mu;
+    std::set<cudaStream_t> streams;
+    std::set<cudaEvent_t> events;
+};
+static queues &Q() {
+    static queues *q = new queues;
+    return *q;
+}
+static int flushing;
+static uint64_t next_seq = 1;
+
+bool valid_stream(cudaStream_t s) {
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    return s == 0 || s == cudaStreamLegacy || s == cudaStreamPerThread || Q().streams.count(s);
+}
+
+void enqueue(op *o) {
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    o->seq = next_seq++;
+    Q().queue.push_back(o);
+}
+
+static bool is_legacy(cudaStream_t s) { return s == 0 || s == cudaStreamLegacy; }
+static bool is_blocking(cudaStream_t s) { return !is_legacy(s) && (s == cudaStreamPerThread || !(s->flags & cudaStreamNonBlocking)); }
+
+// Runs the queued operations marked in `needed`, in issue order, and drops them from the queue; after a kernel
+// fault the rest of them are dropped unrun (the sticky error says why).
+static cudaError_t run_marked(const std::vector<bool> &needed) {
+    if (flushing) return sticky_error();  // a host function calling back into CUDA
+    flushing = 1;
+    std::deque<op *> keep, run;
+    for (size_t i = 0; i < Q().queue.size(); i++) (needed[i] ? run : keep).push_back(Q().queue[i]);
+    Q().queue.swap(keep);
+    if (!run.empty()) {
+        open_device();
+        for (op *o : run) {
+            if (!sticky_error()) o->run();
+            delete o;
+        }
+        close_device();
+    }
+    flushing = 0;
+    return sticky_error();
+}
+
+// Marks what must complete before queue[last] (and it): earlier work on its stream, the legacy default
+// stream's implicit ordering with blocking streams, and the events waited for with cudaStreamWaitEvent.
+// One pass from the back suffices: every dependency points to an earlier position.
+static void mark_dependencies(std::vector<bool> &needed, std::map<cudaStream_t, long> &until) {
+    auto &q = Q().queue;
+    std::vector<cudaStream_t> blocking;  // the blocking streams with queued work (few)
+    for (op *p : q)
+        if (is_blocking(p->stream) && std::find(blocking.begin(), blocking.end(), p->stream) == blocking.end())
+            blocking.push_back(p->stream);
+    for (long i = (long)q.size() - 1; i >= 0; i--) {
+        op *o = q[i];
+        cudaStream_t s = is_legacy(o->stream) ? 0 : o->stream;
+        auto it = until.find(s);
+        if (it == until.end() || i > it->second) continue;
+        needed[i] = true;
+        auto need = [&](cudaStream_t t, long upto) {
+            long &u = until.emplace(t, -1).first->second;
+            if (upto > u) u = upto;
+        };
+        if (s == 0) {
+            for (cudaStream_t t : blocking) need(t, i - 1);
+        } else if (is_blocking(s)) {
+            need(0, i - 1);
+        }
+        if (o->waits_for)
+            for (long j = i - 1; j >= 0; j--)
+                if (q[j]->seq == o->waits_for) { need(is_legacy(q[j]->stream) ? 0 : q[j]->stream, j); break; }
+    }
+}
+
+static cudaError_t flush_until(std::map<cudaStream_t, long> &until) {
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    std::vector<bool> needed(Q().queue.size(), false);
+    mark_dependencies(needed, until);
+    return run_marked(needed);
+}
+
+// cudaDeviceSynchronize, cudaFree...: everything queued.
+cudaError_t flush() {
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    return run_marked(std::vector<bool>(Q().queue.size(), true));
+}
+
+// cudaStreamSynchronize and blocking copies: the stream's work and what it waits for, nothing else, so that
+// synchronizing the wrong stream leaves the data stale, as on a GPU.
+cudaError_t flush_stream(cudaStream_t s) {
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    std::map<cudaStream_t, long> until;
+    until[is_legacy(s) ? 0 : s] = (long)Q().queue.size() - 1;
+    return flush_until(until);
+}
+
+// The operation with sequence number seq (an event record) and what it waits for.
+static cudaError_t flush_seq(uint64_t seq) {
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    std::map<cudaStream_t, long> until;
+    for (long i = 0; i < (long)Q().queue.size(); i++)
+        if (Q().queue[i]->seq == seq) until[is_legacy(Q().queue[i]->stream) ? 0 : Q().queue[i]->stream] = i;
+    return until.empty() ? sticky_error() : flush_until(until);
+}
+
+static bool pending_seq(uint64_t seq) {
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    for (op *o : Q().queue)
+        if (o->seq == seq) return true;
+    return false;
+}
+
+static double now() {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+// cudaStreamWaitEvent: nothing to do when it runs; its waits_for ties the stream to the event's record.
+struct wait_op : op {
+    void run() override {}
+};
+
+struct event_op : op {
+    cudaEvent_t ev;
+    void run() override { ev->when = now(); ev->state = 2; }
+};
+
+// Host code must not see device memory, so device pages are closed while the callback runs.
+struct host_fn_op : op {
+    cudaHostFn_t fn;
+    cudaStreamCallback_t cb;
+    void *data;
+    void run() override {
+        close_device();
+        if (fn) fn(data);
+        else cb(stream, cudaSuccess, data);
+        open_device();
+    }
+};
+} // namespace rt
+
+using namespace rt;
+
+cudaError_t cudaDeviceSynchronize(void) {
+    if (cudaError_t e = enter("cudaDeviceSynchronize")) return e;
+    if (cudaError_t e = flush()) return fail("cudaDeviceSynchronize", e);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority) {
+    if (cudaError_t e = enter("cudaStreamCreate")) return e;
+    if (!stream || flags > cudaStreamNonBlocking) return fail("cudaStreamCreate", cudaErrorInvalidValue);
+    cudaStream_t s = new CUstream_st{flags, priority};
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    Q().streams.insert(s);
+    *stream = s;
+    return cudaSuccess;
+}
+cudaError_t cudaStreamCreate(cudaStream_t *stream) { return cudaStreamCreateWithPriority(stream, 0, 0); }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags) {
+    return cudaStreamCreateWithPriority(stream, flags, 0);
+}
+
+// A stream destroyed with work pending still completes it, like on the GPU.
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+    if (cudaError_t e = enter("cudaStreamDestroy")) return e;
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    if (!Q().streams.count(stream)) return fail("cudaStreamDestroy", cudaErrorInvalidResourceHandle);
+    Q().streams.erase(stream);
+    for (op *o : Q().queue)
+        if (o->stream == stream) o->stream = 0;
+    delete stream;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+    if (cudaError_t e = enter("cudaStreamSynchronize")) return e;
+    if (!valid_stream(stream)) return fail("cudaStreamSynchronize", cudaErrorInvalidResourceHandle);
+    if (cudaError_t e = flush_stream(stream)) return fail("cudaStreamSynchronize", e);
+    return cudaSuccess;
+}
+
+static bool stream_pending(cudaStream_t stream) {
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    for (op *o : Q().queue)
+        if (o->stream == stream || (is_legacy(stream) && is_legacy(o->stream))) return true;
+    return false;
+}
+
+// Work in flight answers "not ready" once and is then run, so a polling loop always terminates.
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+    if (cudaError_t e = enter("cudaStreamQuery")) return e;
+    if (!valid_stream(stream)) return fail("cudaStreamQuery", cudaErrorInvalidResourceHandle);
+    if (!stream_pending(stream)) return cudaSuccess;
+    if (cudaError_t e = flush_stream(stream)) return fail("cudaStreamQuery", e);
+    return cudaErrorNotReady;
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
+    if (cudaError_t e = enter("cudaStreamWaitEvent")) return e;
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    if (!valid_stream(stream) || !Q().events.count(event))
+        return fail("cudaStreamWaitEvent", cudaErrorInvalidResourceHandle);
+    if (event->state == 1) {
+        wait_op *o = new wait_op;
+        o->stream = stream;
+        enqueue(o);
+        o->waits_for = event->record_seq;
+    }
+    return cudaSuccess;
+}
+
+static cudaError_t host_fn(const char *fn, cudaStream_t stream, cudaHostFn_t f, cudaStreamCallback_t cb, void *data) {
+    if (cudaError_t e = enter(fn)) return e;
+    if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
+    if (!f && !cb) return fail(fn, cudaErrorInvalidValue);
+    host_fn_op *o = new host_fn_op;
+    o->fn = f; o->cb = cb; o->data = data; o->stream = stream;
+    enqueue(o);
+    return cudaSuccess;
+}
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
+    return host_fn("cudaLaunchHostFunc", stream, fn, NULL, userData);
+}
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t cb, void *userData, unsigned int) {
+    return host_fn("cudaStreamAddCallback", stream, NULL, cb, userData);
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
+    if (cudaError_t e = enter("cudaEventCreate")) return e;
+    if (!event || flags > 0x0f) return fail("cudaEventCreate", cudaErrorInvalidValue);
+    cudaEvent_t ev = new CUevent_st{flags, 0, 0.0, 0};
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    Q().events.insert(ev);
+    *event = ev;
+    return cudaSuccess;
+}
+cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlags(event, 0); }
+
+static bool valid_event(cudaEvent_t e) {
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    return Q().events.count(e) > 0;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+    if (cudaError_t e = enter("cudaEventDestroy")) return e;
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    if (!Q().events.count(event)) return fail("cudaEventDestroy", cudaErrorInvalidResourceHandle);
+    Q().events.erase(event);
+    for (op *o : Q().queue) {
+        event_op *eo = dynamic_cast<event_op *>(o);
+        if (eo && eo->ev == event) eo->ev = new CUevent_st{0, 0, 0.0, 0};  // recorded into a dead event: harmless
+    }
+    delete event;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+    if (cudaError_t e = enter("cudaEventRecord")) return e;
+    if (!valid_event(event) || !valid_stream(stream)) return fail("cudaEventRecord", cudaErrorInvalidResourceHandle);
+    event_op *o = new event_op;
+    o->ev = event;
+    o->stream = stream;
+    event->state = 1;
+    enqueue(o);
+    event->record_seq = o->seq;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+    if (cudaError_t e = enter("cudaEventSynchronize")) return e;
+    if (!valid_event(event)) return fail("cudaEventSynchronize", cudaErrorInvalidResourceHandle);
+    if (event->state == 1 && pending_seq(event->record_seq))
+        if (cudaError_t e = flush_seq(event->record_seq)) return fail("cudaEventSynchronize", e);
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+    if (cudaError_t e = enter("cudaEventQuery")) return e;
+    if (!valid_event(event)) return fail("cudaEventQuery", cudaErrorInvalidResourceHandle);
+    if (event->state != 1 || !pending_seq(event->record_seq)) return cudaSuccess;
+    if (cudaError_t e = flush_seq(event->record_seq)) return fail("cudaEventQuery", e);
+    return cudaErrorNotReady;
+}
+
+// Both Q().events must have completed; an event never recorded (or created without timing) gives 400, as
+// measured; one still queued gives 600 (not ready), which CUDA does not record as an error.
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
+    if (cudaError_t e = enter("cudaEventElapsedTime")) return e;
+    if (!ms) return fail("cudaEventElapsedTime", cudaErrorInvalidValue);
+    if (!valid_event(start) || !valid_event(end)) return fail("cudaEventElapsedTime", cudaErrorInvalidResourceHandle);
+    if (start->state == 0 || end->state == 0 || ((start->flags | end->flags) & cudaEventDisableTiming))
+        return fail("cudaEventElapsedTime", cudaErrorInvalidResourceHandle);
+    if (start->state != 2 || end->state != 2) return cudaErrorNotReady;
+    *ms = (float)((end->when - start->when) * 1000.0);
+    return cudaSuccess;
+}

@@ -1,0 +1,57 @@
+// worker.h: the state of one worker thread while it runs blocks of a kernel (launch.cpp, fiber.cpp, checker.cpp).
+#ifndef CUDAWB_WORKER_H
+#define CUDAWB_WORKER_H
+#include "internal.h"
+#include <atomic>
+#include <setjmp.h>
+#include <string>
+#include <vector>
+
+namespace rt {
+struct kernel_run {
+    cudawb::launch_desc *d;
+    cudawb::task *t;
+    uint64_t total, chunk;
+    std::atomic<uint64_t> next;
+    std::atomic<int> fault;  // 0, or the sticky error the kernel ends with (700, 710, 719)
+};
+
+struct fault_record {  // a memcheck finding, analysed after the kernel (no locks in the signal handler)
+    uintptr_t addr, pc;
+    int write;
+    uint3 block, thread;
+};
+
+struct fiber {  // kept small: the barrier path reads the next fiber's sp and tid
+    void *sp;
+    uint3 tid;
+    int done;
+};
+
+struct worker {
+    int id;
+    kernel_run *k;
+    volatile int in_kernel, in_fiber;
+    uint64_t block;  // linear index of the running block
+    sigjmp_buf block_jb, thread_jb;
+    std::string out, err;  // device printf and assert text of the running block
+    std::vector<std::pair<uint64_t, std::string>> outs, errs;
+    std::vector<fault_record> faults;
+    // fibers of the running block (fiber.cpp)
+    char *stacks;
+    size_t stack_size, nstacks;
+    fiber *fibers;
+    sigjmp_buf *fiber_jbs;  // memcheck: where a faulting GPU thread is abandoned
+    fiber **order;  // a round's running order (fiber.cpp's scheduler state lives in its own TLS)
+    int acc;  // __syncthreads_count accumulator
+};
+extern __thread worker *self;
+void fiber_run_block(worker *w, cudawb::task *t, unsigned n);
+bool fiber_stack_overflow(worker *w, uintptr_t addr);
+[[noreturn]] void fiber_abort_thread(worker *w);
+template <class T> void shuffle(T *v, int n, uint64_t seed);
+void fiber_reset();  // after a block was abandoned (longjmp out of a fiber)
+std::vector<worker *> &all_workers();
+kernel_run *last_kernel();
+} // namespace rt
+#endif

@@ -1,0 +1,431 @@
+// cudapp: turns a preprocessed CUDA translation unit (g++ -E output) into plain C++ for the CPU backend.
+//
+// It works on tokens, never on raw text, so strings, character literals and directives are left alone,
+// and it never adds or removes a newline inside user code, so every line keeps its number (the linemarkers
+// written by g++ -E are kept, and the few lines we add are followed by a linemarker that restores it).
+// What it does:
+//   k<<<grid, block, shmem, stream>>>(args)  ->  cudawb::launch(...)(args)        (see include/cudawb/launch.h)
+//   __global__/__device__/__host__/__constant__/__managed__ -> removed (everything is host code here)
+//   __shared__ -> static __thread (one copy per worker thread = per running block)
+//   extern __shared__ T a[]; -> T *const a = cudawb::dynamic_shared(); (the running worker's dynamic buffer)
+//   in device functions: printf -> cudawb_printf, __assert_fail -> cudawb_assert_fail; warnings nvcc's
+//   device compiler does not give (sign-compare, unused-parameter) are switched off around them; device
+//   features we cannot emulate are rejected with a message at the student's line.
+// Usage: cudapp < in.ii > out.ii   (exit status 1 after an error message on stderr)
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+enum Kind { IDENT, NUMBER, STRING, CHAR, PUNCT, DIRECTIVE };
+
+struct Token {
+    Kind kind;
+    size_t pos, len;
+    int line;     // line in the user's file (from linemarkers)
+    int file;     // index into files
+    bool space;   // whitespace before it
+};
+
+static std::string src;
+static std::vector<Token> toks;
+static std::vector<std::string> files;
+static std::vector<bool> file_is_system;
+
+static std::string text(const Token &t) { return src.substr(t.pos, t.len); }
+static bool is(size_t i, const char *s) {
+    return i < toks.size() && toks[i].len == strlen(s) && src.compare(toks[i].pos, toks[i].len, s) == 0;
+}
+static bool ident_start(char c) { return c == '_' || c == '$' || ((c | 32) >= 'a' && (c | 32) <= 'z'); }
+static bool ident_char(char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
+
+// Reads a linemarker "# 12 "file" 1 3" and updates the current position.
+static void linemarker(size_t p, size_t end, int *line, int *file) {
+    while (p < end && (src[p] == '#' || src[p] == ' ')) p++;
+    if (src.compare(p, 4, "line") == 0) p += 4;
+    while (p < end && src[p] == ' ') p++;
+    if (p >= end || src[p] < '0' || src[p] > '9') return;
+    int n = atoi(src.c_str() + p);
+    while (p < end && src[p] != '"') p++;
+    if (p >= end) { *line = n - 1; return; }
+    size_t q = p + 1;
+    std::string name;
+    while (q < end && src[q] != '"') { if (src[q] == '\\') q++; name += src[q++]; }
+    bool sys = src.find(" 3", q) < end;
+    size_t k = 0;
+    while (k < files.size() && files[k] != name) k++;
+    if (k == files.size()) { files.push_back(name); file_is_system.push_back(sys); }
+    *file = (int)k;
+    *line = n - 1;  // the newline ending the marker moves to n
+}
+
+static void lex() {
+    size_t p = 0, n = src.size();
+    int line = 1, file = 0;
+    files.push_back("<stdin>");
+    file_is_system.push_back(false);
+    bool at_line_start = true, space = false;
+    while (p < n) {
+        char c = src[p];
+        if (c == '\n') { line++; p++; at_line_start = true; space = true; continue; }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') { p++; space = true; continue; }
+        if (c == '\\' && p + 1 < n && src[p + 1] == '\n') { p += 2; line++; continue; }
+        Token t = {PUNCT, p, 1, line, file, space};
+        space = false;
+        if (c == '#' && at_line_start) {  // a directive: linemarker or pragma, up to the end of the line
+            size_t e = p;
+            while (e < n && src[e] != '\n') e++;
+            t.kind = DIRECTIVE;
+            t.len = e - p;
+            toks.push_back(t);
+            linemarker(p, e, &line, &file);
+            p = e;
+            continue;
+        }
+        at_line_start = false;
+        if (c == '/' && p + 1 < n && src[p + 1] == '/') {  // comments survive only with -C
+            while (p < n && src[p] != '\n') p++;
+            space = true;
+            continue;
+        }
+        if (c == '/' && p + 1 < n && src[p + 1] == '*') {
+            p += 2;
+            while (p + 1 < n && !(src[p] == '*' && src[p + 1] == '/')) { if (src[p] == '\n') line++; p++; }
+            p += 2;
+            space = true;
+            continue;
+        }
+        size_t q = p;
+        if (ident_start(c)) {
+            while (q < n && ident_char(src[q])) q++;
+            // string prefixes (u8"", L'', R"(...)")
+            if (q < n && (src[q] == '"' || src[q] == '\'')) {
+                std::string pre = src.substr(p, q - p);
+                if (pre == "R" || pre == "u8R" || pre == "uR" || pre == "UR" || pre == "LR") {
+                    size_t d = q + 1;
+                    std::string delim;
+                    while (d < n && src[d] != '(') delim += src[d++];
+                    std::string close = ")" + delim + "\"";
+                    size_t e = src.find(close, d);
+                    e = e == std::string::npos ? n : e + close.size();
+                    for (size_t k = q; k < e; k++) if (src[k] == '\n') line++;
+                    t.kind = STRING; t.len = e - p; toks.push_back(t); p = e;
+                    continue;
+                }
+                if (pre == "u8" || pre == "u" || pre == "U" || pre == "L") c = src[q];
+                else { t.kind = IDENT; t.len = q - p; toks.push_back(t); p = q; continue; }
+            } else {
+                t.kind = IDENT; t.len = q - p; toks.push_back(t); p = q; continue;
+            }
+        }
+        if (c == '"' || c == '\'') {
+            char quote = c;
+            while (q < n && src[q] != quote) q++;
+            q++;
+            while (q < n && src[q] != quote && src[q] != '\n') { if (src[q] == '\\') q++; q++; }
+            t.kind = quote == '"' ? STRING : CHAR;
+            t.len = q + 1 - p;
+            toks.push_back(t);
+            p = q + 1;
+            continue;
+        }
+        if ((c >= '0' && c <= '9') || (c == '.' && p + 1 < n && src[p + 1] >= '0' && src[p + 1] <= '9')) {
+            while (q < n && (ident_char(src[q]) || src[q] == '.' || src[q] == '\'' ||
+                             ((src[q] == '+' || src[q] == '-') && (src[q - 1] | 32) == 'e') ||
+                             ((src[q] == '+' || src[q] == '-') && (src[q - 1] | 32) == 'p')))
+                q++;
+            t.kind = NUMBER; t.len = q - p; toks.push_back(t); p = q;
+            continue;
+        }
+        if (c == ':' && p + 1 < n && src[p + 1] == ':') t.len = 2;
+        if (c == '-' && p + 1 < n && src[p + 1] == '>') t.len = 2;
+        toks.push_back(t);
+        p += t.len;
+    }
+}
+
+// Index of the token closing the bracket opened at i ((, [, {), or toks.size().
+static size_t match(size_t i) {
+    const char *open = "([{", *close = ")]}";
+    int depth = 0;
+    for (size_t k = i; k < toks.size(); k++) {
+        if (toks[k].kind != PUNCT) continue;
+        char c = src[toks[k].pos];
+        if (strchr(open, c)) depth++;
+        else if (strchr(close, c) && --depth == 0) return k;
+    }
+    return toks.size();
+}
+
+// Index of the bracket opening the one that closes at i, scanning backwards.
+static size_t match_back(size_t i) {
+    int depth = 0;
+    for (size_t k = i + 1; k-- > 0;) {
+        if (toks[k].kind != PUNCT) continue;
+        char c = src[toks[k].pos];
+        if (strchr(")]}", c)) depth++;
+        else if (strchr("([{", c) && --depth == 0) return k;
+    }
+    return 0;
+}
+
+struct Edit { std::string insert_before; bool drop; std::string replace; std::string insert_after; };
+static std::vector<Edit> edits;
+static std::vector<size_t> depth_at;
+static int errors;
+
+static void error_at(size_t i, const std::string &msg) {
+    fprintf(stderr, "%s:%d: error: %s\n", files[toks[i].file].c_str(), toks[i].line, msg.c_str());
+    errors++;
+}
+
+// Device features with no CPU emulation: rejected at compile time, never a wrong answer.
+static const char *unsupported(const std::string &id) {
+    static const char *warp[] = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__shfl",
+                                 "__shfl_up", "__shfl_down", "__shfl_xor", "__ballot_sync", "__ballot",
+                                 "__any_sync", "__all_sync", "__uni_sync", "__activemask", "__match_any_sync",
+                                 "__match_all_sync", "__reduce_add_sync", "__reduce_min_sync",
+                                 "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
+                                 "__reduce_xor_sync", "__syncwarp", "__lanemask_lt", nullptr};
+    for (int k = 0; warp[k]; k++)
+        if (id == warp[k]) return "is a warp-level primitive (shuffle/vote/warp sync)";
+    if (id == "cooperative_groups" || id == "this_grid" || id == "grid_group") return "is cooperative groups";
+    static const char *tex[] = {"tex1D", "tex2D", "tex3D", "texCubemap", "surf1D", "surf2D", "surf3D", "surfCubemap",
+                                "tex1Dfetch", nullptr};
+    for (int k = 0; tex[k]; k++)
+        if (id.compare(0, strlen(tex[k]), tex[k]) == 0) return "is texture/surface memory";
+    if (id == "asm" || id == "__asm__" || id == "__asm" || id == "__prof_trigger") return "is not emulated";
+    return nullptr;
+}
+
+struct DeviceFn { size_t decl_start, body_open, body_close; std::string name; bool global, is_template; };
+
+int main() {
+    // Read stdin whole.
+    char buf[1 << 16];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, stdin)) > 0) src.append(buf, got);
+    lex();
+    edits.resize(toks.size() + 1);
+    depth_at.resize(toks.size() + 1);
+    for (size_t i = 0, d = 0; i < toks.size(); i++) {  // brace depth: 0 at namespace scope (roughly)
+        if (is(i, "}") && d > 0) d--;
+        depth_at[i] = d;
+        if (is(i, "{")) d++;
+    }
+
+    // 1. Find __global__/__device__ functions and qualified variables.
+    std::vector<DeviceFn> fns;
+    std::set<std::string> template_kernels, declared_only;
+    for (size_t i = 0; i < toks.size(); i++) {
+        if (toks[i].kind != IDENT) continue;
+        bool g = is(i, "__global__"), d = is(i, "__device__"), h = is(i, "__host__");
+        if (is(i, "__constant__") || is(i, "__managed__")) { edits[i].drop = true; continue; }
+        // __noinline__ (libstdc++ also writes __attribute__((__noinline__)), so it cannot be a macro)
+        if (is(i, "__noinline__")) {
+            if (!(i >= 2 && is(i - 1, "(") && is(i - 2, "("))) edits[i].replace = "__attribute__((noinline))";
+            continue;
+        }
+        if (is(i, "__shared__")) {
+            bool ext = i > 0 && is(i - 1, "extern"), stat = i > 0 && is(i - 1, "static");
+            size_t k = i;
+            while (k < toks.size() && !is(k, ";")) k++;
+            if (ext && depth_at[i] > 0 && k < toks.size() && is(k - 1, "]") && is(k - 2, "[") &&
+                toks[k - 3].kind == IDENT) {
+                // in a function: a const pointer to the running worker's dynamic buffer (an asm label on a
+                // block-scope extern is lost by g++ in some template instantiations)
+                edits[i - 1].drop = edits[i].drop = true;
+                edits[k - 3].insert_before += "*const ";
+                edits[k - 3].insert_after += " __attribute__((unused))";
+                edits[k - 2].drop = edits[k - 1].drop = true;
+                edits[k].insert_before += " = cudawb::dynamic_shared()";
+            } else if (ext) {
+                // at namespace scope: every such array names the per-worker buffer itself
+                edits[i].replace = "__thread";
+                if (k < toks.size()) edits[k].insert_before = " __asm__(\"cudawb_dynsmem\")";
+            } else {
+                edits[i].replace = stat ? "__thread" : "static __thread";
+            }
+            continue;
+        }
+        if (!g && !d && !h) continue;
+        edits[i].drop = true;
+        // Skip the other qualifiers of the same declaration, then decide: function body or not?
+        size_t k = i + 1;
+        bool paren = false, any_global = g, any_device = g || d;
+        for (; k < toks.size(); k++) {
+            if (is(k, "__global__") || is(k, "__device__") || is(k, "__host__")) {
+                edits[k].drop = true;
+                any_global |= is(k, "__global__");
+                any_device |= !is(k, "__host__");
+                continue;
+            }
+            if (is(k, "(") || is(k, "[")) { if (is(k, "(")) paren = true; k = match(k); continue; }
+            if (is(k, ";") || is(k, "=") || is(k, "{") || is(k, "}")) break;
+        }
+        if (k < toks.size() && is(k, "{") && paren && any_device) {
+            DeviceFn f;
+            f.global = any_global;
+            f.body_open = k;
+            f.body_close = match(k);
+            // name: identifier before the first top-level "(" after the qualifiers
+            for (size_t m = i + 1; m < k; m++)
+                if (is(m, "(")) { if (m > 0 && toks[m - 1].kind == IDENT) f.name = text(toks[m - 1]); break; }
+            // start of the declaration (for the diagnostic pragmas): after the previous ; { } or access label
+            size_t s = i;
+            while (s > 0) {
+                size_t b = s - 1;
+                if (toks[b].kind == DIRECTIVE || is(b, ";") || is(b, "{") || is(b, "}")) break;
+                if (is(b, ":") && b > 0 && (is(b - 1, "public") || is(b - 1, "private") || is(b - 1, "protected")))
+                    break;
+                if (is(b, ")") || is(b, "]")) { s = match_back(b); continue; }
+                s = b;
+            }
+            f.decl_start = s;
+            f.is_template = is(s, "template");
+            if (f.global && f.is_template) template_kernels.insert(f.name);
+            fns.push_back(f);
+            i = k;  // qualifiers inside the body (none legal) are not looked at
+        }
+        if (k < toks.size() && is(k, ";") && paren && any_device) {
+            // a prototype: the body is in another file, so what it does is unknown here
+            for (size_t m = i + 1; m < k; m++)
+                if (is(m, "(")) { if (toks[m - 1].kind == IDENT) declared_only.insert(text(toks[m - 1])); break; }
+        }
+    }
+
+    // 2. Inside device function bodies: renames, unsupported features, which functions reach __syncthreads.
+    std::map<std::string, bool> barrier;           // function name -> uses a barrier (directly or not)
+    std::map<std::string, std::set<std::string>> calls;
+    std::set<std::string> device_names;
+    for (auto &f : fns) device_names.insert(f.name);
+    for (auto &f : fns) {
+        for (size_t k = f.body_open + 1; k < f.body_close; k++) {
+            if (toks[k].kind != IDENT) continue;
+            std::string id = text(toks[k]);
+            if (id == "printf" && is(k + 1, "(")) edits[k].replace = "cudawb_printf";
+            else if (id == "__assert_fail") edits[k].replace = "cudawb_assert_fail";
+            else if (id.compare(0, 13, "__syncthreads") == 0) barrier[f.name] = true;
+            else if (device_names.count(id) && id != f.name) calls[f.name].insert(id);
+            else if (declared_only.count(id) && is(k + 1, "(")) barrier[f.name] = true;  // may sync: assume so
+            const char *why = unsupported(id);
+            if (why)
+                error_at(k, "'" + id + "' " + why + ", which the CPU backend does not support (see cpu/README.md)");
+        }
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (auto &c : calls)
+            if (!barrier[c.first])
+                for (auto &callee : c.second)
+                    if (barrier[callee]) { barrier[c.first] = true; changed = true; break; }
+    }
+
+    // 3. Diagnostics pragmas around device functions (kept on their own lines, then the line number restored).
+    for (auto &f : fns) {
+        const Token &a = toks[f.decl_start], &b = toks[f.body_close < toks.size() ? f.body_close : toks.size() - 1];
+        char mark[600];
+        snprintf(mark, sizeof mark, "\n# %d \"%s\"%s\n", a.line, files[a.file].c_str(),
+                 file_is_system[a.file] ? " 3" : "");
+        edits[f.decl_start].insert_before +=
+            std::string("\n#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wsign-compare\"\n"
+                        "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n"
+                        "#pragma GCC diagnostic ignored \"-Wunused-function\"") + mark;
+        snprintf(mark, sizeof mark, "\n#pragma GCC diagnostic pop\n# %d \"%s\"%s\n", b.line, files[b.file].c_str(),
+                 file_is_system[b.file] ? " 3" : "");
+        if (f.body_close < toks.size()) edits[f.body_close].insert_after += mark;
+    }
+
+    // 4. Kernel launches.
+    for (size_t i = 0; i + 2 < toks.size(); i++) {
+        if (!(is(i, "<") && is(i + 1, "<") && is(i + 2, "<") && !toks[i + 1].space && !toks[i + 2].space)) continue;
+        if (i > 0 && is(i - 1, "operator")) continue;
+        // the launch configuration ends at ">>>" at bracket depth 0
+        size_t e = i + 3;
+        int depth = 0;
+        for (; e + 2 < toks.size(); e++) {
+            if (is(e, "(") || is(e, "[") || is(e, "{")) depth++;
+            else if (is(e, ")") || is(e, "]") || is(e, "}")) depth--;
+            else if (depth == 0 && is(e, ">") && is(e + 1, ">") && is(e + 2, ">") && !toks[e + 1].space &&
+                     !toks[e + 2].space)
+                break;
+        }
+        if (e + 3 >= toks.size() || !is(e + 3, "(")) { error_at(i, "cannot parse this kernel launch"); continue; }
+        // the callee: ident, ns::ident, ident<targs>, (expr)
+        size_t s = i;
+        bool explicit_targs = false;
+        for (;;) {
+            if (s == 0) break;
+            size_t b = s - 1;
+            if (is(b, ">")) {  // template arguments; parenthesized ones may hold < and >
+                int d = 0;
+                size_t m = b + 1;
+                while (m-- > 0) {
+                    if (is(m, ")") || is(m, "]")) { m = match_back(m); continue; }
+                    if (is(m, ";") || is(m, "{") || is(m, "}") || m == 0) { m = b + 1; break; }
+                    if (is(m, ">")) d++;
+                    else if (is(m, "<") && --d == 0) break;
+                }
+                if (m == b + 1) break;  // not template arguments after all
+                explicit_targs = true;
+                s = m;
+                continue;
+            }
+            if (is(b, ")")) { s = match_back(b); break; }
+            if (toks[b].kind == IDENT) {
+                s = b;
+                if (s >= 2 && is(s - 1, "::") && toks[s - 2].kind == IDENT) { s--; continue; }
+                if (s >= 1 && is(s - 1, "::")) s--;
+                break;
+            }
+            break;
+        }
+        if (s == i || i - s > 200) { error_at(i, "cannot find the kernel of this launch"); continue; }
+        std::string callee;
+        for (size_t m = s; m < i; m++) callee += (m > s && toks[m].space ? " " : "") + text(toks[m]);
+        std::string last = callee;
+        size_t lt = last.find('<');
+        if (lt != std::string::npos) last = last.substr(0, lt);
+        size_t cc = last.rfind("::");
+        if (cc != std::string::npos) last = last.substr(cc + 2);
+        bool known = device_names.count(last) > 0;
+        int flags = (!known || barrier[last]) ? 1 : 0;
+        std::string quoted;
+        for (char c : callee) { if (c == '"' || c == '\\') quoted += '\\'; quoted += c; }
+        // typed form (arguments converted to the kernel's parameter types once, at launch) unless the
+        // kernel is a template whose arguments are deduced from the launch arguments
+        bool generic = template_kernels.count(last) && !explicit_targs;
+        edits[s].insert_before += generic ? "cudawb::launch_generic(" : "cudawb::launch(";
+        if (!generic) {
+            // "k" appears twice: as the typed pointer and inside the lambda that calls it directly
+            edits[i - 1].insert_after += ", [=](auto... cudawb_a) { " + callee + "(cudawb_a...); }";
+        } else {
+            edits[s].insert_before += "[=](auto... cudawb_a) { ";
+            edits[i - 1].insert_after += "(cudawb_a...); }";
+        }
+        edits[i].replace = ", \"" + quoted + "\", " + std::to_string(flags) + ", ";
+        edits[i + 1].drop = edits[i + 2].drop = true;
+        edits[e].replace = ")";
+        edits[e + 1].drop = edits[e + 2].drop = true;
+        i = e + 2;
+    }
+    if (errors) return 1;
+
+    // 5. Write out: original text between tokens (keeps every newline), with the edits applied.
+    size_t p = 0;
+    for (size_t i = 0; i < toks.size(); i++) {
+        const Token &t = toks[i];
+        fwrite(src.data() + p, 1, t.pos - p, stdout);
+        const Edit &e = edits[i];
+        fputs(e.insert_before.c_str(), stdout);
+        if (!e.replace.empty()) fputs(e.replace.c_str(), stdout);
+        else if (!e.drop) fwrite(src.data() + t.pos, 1, t.len, stdout);
+        fputs(e.insert_after.c_str(), stdout);
+        p = t.pos + t.len;
+    }
+    fwrite(src.data() + p, 1, src.size() - p, stdout);
+    return 0;
+}
