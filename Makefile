@@ -9,7 +9,7 @@ CLASS ?=
 export BACKEND
 
 .DEFAULT_GOAL := help
-.PHONY: help check hint progress reset run grade test book doctor clean
+.PHONY: help check hint progress reset run grade test bench book doctor clean
 
 help: ## this list
 	@grader/help.sh
@@ -34,6 +34,9 @@ grade: ## instructors: grade every student folder in CLASS=DIR into build/class/
 
 test: ## the workbook's own tests (graders, solutions, variants, backends, book)
 	@tests/run.sh
+
+bench: ## the CPU backend's speed, as ratios measured in one run (cpu/bench/)
+	@$(MAKE) -s -C cpu bench
 
 book: ## render the chapters into build/book/workbook.html
 	@grader/setup.sh --quiet --book && book/build.sh
