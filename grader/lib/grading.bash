@@ -80,7 +80,9 @@ run_program() {
   [ "$sanitize" = 1 ] && cmd=("$WB_SANITIZER" --tool memcheck --leak-check full
     --error-exitcode "$WB_SANITIZER_EXIT" "${cmd[@]}")
   if sandbox_ok; then
-    cmd=(bwrap --ro-bind / / --dev-bind /dev /dev --proc /proc --tmpfs /tmp \
+    # /tmp is private; the workbook (its tools: the CPU backend's memory checker) and the build stay
+    # visible read-only, also when they live under /tmp.
+    cmd=(bwrap --ro-bind / / --dev-bind /dev /dev --proc /proc --tmpfs /tmp --ro-bind "$WB_ROOT" "$WB_ROOT" \
       --ro-bind "$(wb_work)/build" "$(wb_work)/build" --bind "$RUN_DIR" "$RUN_DIR"
       --die-with-parent --chdir "$RUN_DIR" -- "${cmd[@]}")
   fi
@@ -117,7 +119,11 @@ cause_of_run() {
     *SIGABRT*) echo "a failed host assert, or a double free of host memory (free, not cudaFree)" ;;
     *"timed out"*) echo "a loop that never ends, or a wait for something that never happens" ;;
     *printed*) echo "printing inside a loop that runs far more often than intended" ;;
-    *) echo "read the program's own error message above" ;;
+    *) if [ "$(report_total alloc-calls)" = 0 ] && grep -q 'invalid argument' "$RUN_DIR/stderr" 2>/dev/null; then
+         echo "a CUDA call got a NULL device pointer: the program has not allocated anything yet (the allocation step comes first)"
+       else
+         echo "read the program's own error message above"
+       fi ;;
   esac
 }
 
