@@ -112,7 +112,8 @@ static int run(size_t n)
 
     // region: cleanup
 cleanup:
-    // cudaFree(NULL) does nothing and returns cudaSuccess, so one cleanup serves every exit path.
+    // cudaFree(NULL) does nothing and returns cudaSuccess,
+    // so one cleanup serves every exit path.
     cudaFree(d_count);
     cudaFree(d_data);
     return status;
