@@ -22,10 +22,12 @@ struct fault_record {  // a memcheck finding, analysed after the kernel (no lock
     uint3 block, thread;
 };
 
-struct fiber {  // kept small: the barrier path reads the next fiber's sp and tid
-    void *sp;
+struct fiber {  // the barrier path reads the running fiber's next, and the next fiber's sp and tid
+    void *sp;     // where it stopped; NULL before it started
+    fiber *next;  // the fiber that runs after it in this round (fiber.cpp)
     uint3 tid;
     int done;
+    char *top;    // its empty stack
 };
 
 struct worker {
@@ -41,6 +43,7 @@ struct worker {
     char *stacks;
     size_t stack_size, nstacks;
     fiber *fibers;
+    dim3 fiber_dims;  // the block shape the fibers' tid and top were computed for
     sigjmp_buf *fiber_jbs;  // memcheck: where a faulting GPU thread is abandoned
     fiber **order;  // a round's running order (fiber.cpp's scheduler state lives in its own TLS)
     int acc;  // __syncthreads_count accumulator
