@@ -72,3 +72,16 @@ report() {
   want=alloc.cu:$(grep -n -m1 'cudaMalloc((void \*\*)&d_data' "$src" | cut -d: -f1)
   assert_equal "$(site_text "$(printf '+0x%x' $((0x$call + 4)))")" "$want"
 }
+
+@test "one grader can sweep two modes of a program, each under its own run names" {
+  require_backend
+  export WB_BACKEND
+  WB_BACKEND=$(wb_backend)
+  backend_choose "$WB_BACKEND"
+  build_program 01-allocation "$WB_ROOT/solutions/01-allocation" "$WB_WORK/build"
+  oom_sweep
+  oom_sweep --name small 1000
+  assert_file_exists "$WB_WORK/runs/sweep-2/report"
+  assert_file_exists "$WB_WORK/runs/small-2/report"
+  assert_file_contains "$WB_WORK/runs/small-1/stderr" "^error: cudaMalloc of 4000 bytes failed: out of memory$"
+}

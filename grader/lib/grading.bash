@@ -250,10 +250,15 @@ expect_oom_contract() {
   expect_no_leaks >/dev/null 2>&1 || { echo "it did not release what it had allocated:"; leak_lines; return 1; }
 }
 
-# oom_sweep [ARGS...]: counts the allocation calls of a normal run, then fails each in turn.
+# oom_sweep [--name PREFIX] [ARGS...]: counts the allocation calls of a normal run, then fails each in
+# turn. PREFIX (default "sweep") names the runs, so that one grader can sweep several modes.
 oom_sweep() {
-  local k n call why site bytes
-  run_program --name sweep-count -- "$@"
+  local k n call why site bytes prefix=sweep
+  if [ "${1:-}" = --name ]; then
+    prefix=$2
+    shift 2
+  fi
+  run_program --name "$prefix-count" -- "$@"
   expect_exit 0
   k=$(report_total alloc-calls)
   if [ -z "$k" ] || [ "$k" -eq 0 ]; then
@@ -261,8 +266,8 @@ oom_sweep() {
   fi
   [ "$k" -le "$WB_SWEEP_MAX" ] || k=$WB_SWEEP_MAX
   for n in $(seq 1 "$k"); do
-    call=$(grep -m1 "^call n=$n " "$(wb_work)/runs/sweep-count/report")
-    run_program --name "sweep-$n" --env "CUDAWB_FAIL_ALLOC=$n" -- "$@"
+    call=$(grep -m1 "^call n=$n " "$(wb_work)/runs/$prefix-count/report")
+    run_program --name "$prefix-$n" --env "CUDAWB_FAIL_ALLOC=$n" -- "$@"
     why=$(expect_oom_contract "$(sed -n 's/.* fn=\([^ ]*\).*/\1/p' <<<"$call")") && continue
     bytes=$(sed -n 's/.* bytes=\([^ ]*\).*/\1/p' <<<"$call")
     site=$(site_text "$(sed -n 's/.* site=\([^ ]*\).*/\1/p' <<<"$call")")
