@@ -106,7 +106,7 @@ MIN_SPEEDUP=1.3
 
 # hint: Free every buffer in the one cleanup block that every path reaches: cudaFree for device and
 # hint: managed memory, cudaFreeHost for pinned memory; destroy the streams and events there too.
-@test "step 8: frees every device, managed and pinned buffer exactly once (2 points)" {
+@test "step 8: frees every buffer exactly once and destroys its streams and events (2 points)" {
   require_program
   run_program --name run --
   expect_exit 0

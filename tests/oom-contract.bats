@@ -85,3 +85,10 @@ report() {
   assert_file_exists "$WB_WORK/runs/small-2/report"
   assert_file_contains "$WB_WORK/runs/small-1/stderr" "^error: cudaMalloc of 4000 bytes failed: out of memory$"
 }
+
+@test "a stream or event still alive at exit is a leak, and the message counts it" {
+  printf 'cudawb-report 1\nalloc-calls 1\ninvalid-frees 0\nlive-handles 0\nlive-streams 2\nlive-events 0\nlive 0 0\n' >"$RUN_DIR/report"
+  run expect_no_leaks
+  assert_failure
+  assert_output --partial "still alive at exit: 0 allocation(s), 2 stream(s), 0 event(s), 0 cuBLAS handle(s)"
+}

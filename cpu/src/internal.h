@@ -85,5 +85,7 @@ void report_cublas(const char *fn, int status, const void *handle, int injected)
 bool inject_alloc_failure();  // counts an allocation call; true if this one must fail
 const char *basename_of(const char *path);
 void write_report();
+// Streams and events created and not yet destroyed (the report's live-streams and live-events).
+void live_streams_and_events(long *streams, long *events);
 } // namespace rt
 #endif

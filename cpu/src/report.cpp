@@ -75,12 +75,15 @@ static void live_cb(const alloc *a, void *ctx) {
 // Called at exit (normal return or exit(), not on a signal).
 void write_report() {
     if (!cfg.report_path) return;
+    long streams = 0, events = 0;
+    live_streams_and_events(&streams, &events);  // before R().mu: never hold both locks at once
     FILE *f = fopen(cfg.report_path, "w");
     if (!f) return;
     std::lock_guard<std::mutex> g(R().mu);
     fprintf(f, "cudawb-report 1\n");
     for (auto &l : R().lines) fprintf(f, "%s\n", l.c_str());
     fprintf(f, "alloc-calls %ld\ninvalid-frees %ld\nlive-handles %ld\n", ncalls, ninvalid, nhandles);
+    fprintf(f, "live-streams %ld\nlive-events %ld\n", streams, events);
     totals t = {0, 0, f, 0};
     live_allocations(live_cb, &t);
     fprintf(f, "live %ld %lu\n", t.count, (unsigned long)t.bytes);

@@ -187,6 +187,12 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flag
     return cudaSuccess;
 }
 cudaError_t cudaStreamCreate(cudaStream_t *stream) { return cudaStreamCreateWithPriority(stream, 0, 0); }
+
+void rt::live_streams_and_events(long *streams, long *events) {
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    *streams = (long)Q().streams.size();
+    *events = (long)Q().events.size();
+}
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags) {
     return cudaStreamCreateWithPriority(stream, flags, 0);
 }

@@ -11,7 +11,9 @@ WB_BUILD=${WB_BUILD:-$WB_ROOT/build}
 WB_CFLAGS=(-O2 -g -lineinfo -Xcompiler -Wall,-Wextra)
 WB_COMPILE_TIMEOUT=180
 # The runtime calls the shim wraps (grader/README.md lists the same set).
-WB_WRAPPED=(cudaMalloc cudaMallocManaged cudaMallocPitch cudaMallocHost cudaHostAlloc cudaFree cudaFreeHost)
+WB_WRAPPED=(cudaMalloc cudaMallocManaged cudaMallocPitch cudaMallocHost cudaHostAlloc cudaFree cudaFreeHost
+  cudaStreamCreate cudaStreamCreateWithFlags cudaStreamCreateWithPriority cudaStreamDestroy
+  cudaEventCreate cudaEventCreateWithFlags cudaEventDestroy)
 WB_WRAPPED_CUBLAS=(cublasCreate_v2 cublasDestroy_v2)
 
 # Builds the fault-injection shim object NAME (cudawb_shim or cudawb_shim_cublas) once; prints its path.

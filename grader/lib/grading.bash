@@ -204,14 +204,16 @@ leak_lines() {
 
 # Fails unless the last run left no device or pinned allocation and no cuBLAS handle alive.
 expect_no_leaks() {
-  local live handles
+  local live handles streams events
   [ -f "$RUN_DIR/report" ] ||
     fail "$(printf 'expected: a leak report at exit\nhappened: none was written; the program %s\nusual cause: %s' "$RUN_HOW" "$(cause_of_run)")"
   live=$(report_total live)
   handles=$(report_total live-handles)
-  [ "$live" = 0 ] && [ "${handles:-0}" = 0 ] && return 0
-  fail "$(printf 'expected: every allocation freed before the program ends\nhappened: %s allocation(s) and %s cuBLAS handle(s) still alive at exit:\n%s\nusual cause: a buffer missing from the cleanup code, or a return before it' \
-    "$live" "${handles:-0}" "$(leak_lines)")"
+  streams=$(report_total live-streams)
+  events=$(report_total live-events)
+  [ "$live" = 0 ] && [ "${handles:-0}" = 0 ] && [ "${streams:-0}" = 0 ] && [ "${events:-0}" = 0 ] && return 0
+  fail "$(printf 'expected: every allocation freed, every stream, event and cuBLAS handle destroyed before the program ends\nhappened: still alive at exit: %s allocation(s), %s stream(s), %s event(s), %s cuBLAS handle(s)\n%s\nusual cause: a buffer or handle missing from the cleanup code, or a return before it' \
+    "$live" "${streams:-0}" "${events:-0}" "${handles:-0}" "$(leak_lines)")"
 }
 
 # Fails when the last run freed a pointer that was not a live allocation (double free, host pointer).

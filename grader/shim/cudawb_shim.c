@@ -42,6 +42,7 @@ static char *log_buf;
 static size_t log_len;
 static unsigned long log_lines;
 long cudawb_live_handles;       // cuBLAS handles, kept by cudawb_shim_cublas.c
+static long live_streams, live_events; // created and not yet destroyed
 
 // The call site as an offset into the executable, so the grader can run addr2line on it.
 static uintptr_t site_of(void *ret)
@@ -87,6 +88,7 @@ static void write_report(void)
     fprintf(out, "alloc-calls %lu\n", alloc_calls);
     fprintf(out, "invalid-frees %lu\n", invalid_frees);
     fprintf(out, "live-handles %ld\n", cudawb_live_handles);
+    fprintf(out, "live-streams %ld\nlive-events %ld\n", live_streams, live_events);
     fprintf(out, "live %zu %zu\n", (size_t)live_count + untracked_count, bytes);
     for (i = 0; i < live_count; i++)
         fprintf(out, "leak fn=%s bytes=%zu ptr=0x%lx site=+0x%lx\n", live[i].fn, live[i].bytes, (unsigned long)(uintptr_t)live[i].ptr,
@@ -250,4 +252,50 @@ cudaError_t __wrap_cudaFree(void *ptr)
 cudaError_t __wrap_cudaFreeHost(void *ptr)
 {
     return free_common("cudaFreeHost", ptr, HOST, __real_cudaFreeHost(ptr), __builtin_return_address(0));
+}
+
+// Streams and events are counted, not listed: a leaked one shows in live-streams / live-events.
+static cudaError_t count_live(cudaError_t err, long *live, int delta)
+{
+    if (err == cudaSuccess) {
+        pthread_mutex_lock(&lock);
+        *live += delta;
+        pthread_mutex_unlock(&lock);
+    }
+    return err;
+}
+
+cudaError_t __wrap_cudaStreamCreate(cudaStream_t *stream)
+{
+    return count_live(__real_cudaStreamCreate(stream), &live_streams, 1);
+}
+
+cudaError_t __wrap_cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags)
+{
+    return count_live(__real_cudaStreamCreateWithFlags(stream, flags), &live_streams, 1);
+}
+
+cudaError_t __wrap_cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority)
+{
+    return count_live(__real_cudaStreamCreateWithPriority(stream, flags, priority), &live_streams, 1);
+}
+
+cudaError_t __wrap_cudaStreamDestroy(cudaStream_t stream)
+{
+    return count_live(__real_cudaStreamDestroy(stream), &live_streams, -1);
+}
+
+cudaError_t __wrap_cudaEventCreate(cudaEvent_t *event)
+{
+    return count_live(__real_cudaEventCreate(event), &live_events, 1);
+}
+
+cudaError_t __wrap_cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
+{
+    return count_live(__real_cudaEventCreateWithFlags(event, flags), &live_events, 1);
+}
+
+cudaError_t __wrap_cudaEventDestroy(cudaEvent_t event)
+{
+    return count_live(__real_cudaEventDestroy(event), &live_events, -1);
 }

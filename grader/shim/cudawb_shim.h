@@ -13,6 +13,13 @@ cudaError_t __real_cudaMallocHost(void **ptr, size_t size);
 cudaError_t __real_cudaHostAlloc(void **ptr, size_t size, unsigned int flags);
 cudaError_t __real_cudaFree(void *ptr);
 cudaError_t __real_cudaFreeHost(void *ptr);
+cudaError_t __real_cudaStreamCreate(cudaStream_t *stream);
+cudaError_t __real_cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+cudaError_t __real_cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority);
+cudaError_t __real_cudaStreamDestroy(cudaStream_t stream);
+cudaError_t __real_cudaEventCreate(cudaEvent_t *event);
+cudaError_t __real_cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+cudaError_t __real_cudaEventDestroy(cudaEvent_t event);
 
 // Appends one line to the report's per-call section (printf-style).
 void cudawb_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
