@@ -212,8 +212,10 @@ expect_no_leaks() {
   streams=$(report_total live-streams)
   events=$(report_total live-events)
   [ "$live" = 0 ] && [ "${handles:-0}" = 0 ] && [ "${streams:-0}" = 0 ] && [ "${events:-0}" = 0 ] && return 0
-  fail "$(printf 'expected: every allocation freed, every stream, event and cuBLAS handle destroyed before the program ends\nhappened: still alive at exit: %s allocation(s), %s stream(s), %s event(s), %s cuBLAS handle(s)\n%s\nusual cause: a buffer or handle missing from the cleanup code, or a return before it' \
-    "$live" "${streams:-0}" "${events:-0}" "${handles:-0}" "$(leak_lines)")"
+  local leaks
+  leaks=$(leak_lines)
+  fail "$(printf 'expected: every allocation freed, every stream, event and cuBLAS handle destroyed before the program ends\nhappened: still alive at exit: %s allocation(s), %s stream(s), %s event(s), %s cuBLAS handle(s)%s\nusual cause: a buffer or handle missing from the cleanup code, or a return before it' \
+    "$live" "${streams:-0}" "${events:-0}" "${handles:-0}" "${leaks:+$'\n'$leaks}")"
 }
 
 # Fails when the last run freed a pointer that was not a live allocation (double free, host pointer).
