@@ -254,6 +254,17 @@ expect_oom_contract() {
   expect_no_leaks >/dev/null 2>&1 || { echo "it did not release what it had allocated:"; leak_lines; return 1; }
 }
 
+# expect_real_oom [EXAMPLE [CAUSE]]: asked for 10^11 floats (400 GB: more than any GPU has, and more than
+# the CPU backend's device), the program keeps the contract. EXAMPLE is the line it should print.
+expect_real_oom() {
+  local example=${1:-"error: cudaMalloc of 400000000000 bytes failed: out of memory"}
+  local cause=${2:-"the return value of cudaMalloc is not checked"} why
+  run_program --name real-oom -- 100000000000
+  why=$(expect_oom_contract cudaMalloc) ||
+    fail "$(printf 'expected: asked for 400 GB, the program prints one "%s" line and exits with status 1\nhappened: %s\nusual cause: %s' \
+      "$example" "$why" "$cause")"
+}
+
 # oom_sweep [--name PREFIX] [ARGS...]: counts the allocation calls of a normal run, then fails each in
 # turn. PREFIX (default "sweep") names the runs, so that one grader can sweep several modes.
 oom_sweep() {
