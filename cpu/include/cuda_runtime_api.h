@@ -17,8 +17,8 @@ struct cudawb_site {
 #define CUDAWB_AT cudawb_site cudawb_at = cudawb_site()
 
 /* Errors and device management */
-cudaError_t cudaGetLastError(void);
-cudaError_t cudaPeekAtLastError(void);
+extern "C" cudaError_t cudaGetLastError(CUDAWB_AT);
+extern "C" cudaError_t cudaPeekAtLastError(CUDAWB_AT);
 const char *cudaGetErrorName(cudaError_t error);
 const char *cudaGetErrorString(cudaError_t error);
 cudaError_t cudaGetDeviceCount(int *count);
@@ -26,23 +26,23 @@ cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
-cudaError_t cudaDeviceSynchronize(void);
+extern "C" cudaError_t cudaDeviceSynchronize(CUDAWB_AT);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaSetDeviceFlags(unsigned int flags);
 cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
 cudaError_t cudaDriverGetVersion(int *version);
 cudaError_t cudaRuntimeGetVersion(int *version);
-cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
-cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
+extern "C" cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes, CUDAWB_AT);
+extern "C" cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr, CUDAWB_AT);
 
 /* Allocation */
-cudaError_t cudaMalloc(void **devPtr, size_t size, CUDAWB_AT);
-cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal, CUDAWB_AT);
-cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height, CUDAWB_AT);
-cudaError_t cudaMallocHost(void **ptr, size_t size, CUDAWB_AT);
-cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags, CUDAWB_AT);
-cudaError_t cudaFree(void *devPtr, CUDAWB_AT);
-cudaError_t cudaFreeHost(void *ptr, CUDAWB_AT);
+extern "C" cudaError_t cudaMalloc(void **devPtr, size_t size, CUDAWB_AT);
+extern "C" cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal, CUDAWB_AT);
+extern "C" cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height, CUDAWB_AT);
+extern "C" cudaError_t cudaMallocHost(void **ptr, size_t size, CUDAWB_AT);
+extern "C" cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags, CUDAWB_AT);
+extern "C" cudaError_t cudaFree(void *devPtr, CUDAWB_AT);
+extern "C" cudaError_t cudaFreeHost(void *ptr, CUDAWB_AT);
 cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
                                  unsigned int flags, cudaStream_t stream = 0);
@@ -71,16 +71,16 @@ template <class T> cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int 
 }
 
 /* Copies and memset */
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
-                            cudaStream_t stream = 0);
-cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
-                         enum cudaMemcpyKind kind);
-cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                              size_t height, enum cudaMemcpyKind kind, cudaStream_t stream = 0);
-cudaError_t cudaMemset(void *devPtr, int value, size_t count);
-cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream = 0);
-cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+extern "C" cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, CUDAWB_AT);
+extern "C" cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream = 0, CUDAWB_AT);
+extern "C" cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind, CUDAWB_AT);
+extern "C" cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                              size_t height, enum cudaMemcpyKind kind, cudaStream_t stream = 0, CUDAWB_AT);
+extern "C" cudaError_t cudaMemset(void *devPtr, int value, size_t count, CUDAWB_AT);
+extern "C" cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream = 0, CUDAWB_AT);
+extern "C" cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height, CUDAWB_AT);
 cudaError_t cudawb_memcpy_symbol(void *symbol, size_t symbol_size, void *other, size_t count, size_t offset,
                                  enum cudaMemcpyKind kind, int to_symbol, cudaStream_t stream, int async);
 cudaError_t cudawb_symbol_address(void **devPtr, void *symbol, size_t size);
@@ -115,23 +115,31 @@ template <class T> cudaError_t cudaGetSymbolSize(size_t *size, const T &) {
 /* Streams, events, callbacks */
 typedef void (*cudaHostFn_t)(void *userData);
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
-cudaError_t cudaStreamCreate(cudaStream_t *stream);
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority);
-cudaError_t cudaStreamDestroy(cudaStream_t stream);
-cudaError_t cudaStreamSynchronize(cudaStream_t stream);
-cudaError_t cudaStreamQuery(cudaStream_t stream);
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
-cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+extern "C" cudaError_t cudaStreamCreate(cudaStream_t *stream, CUDAWB_AT);
+extern "C" cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags, CUDAWB_AT);
+extern "C" cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority, CUDAWB_AT);
+extern "C" cudaError_t cudaStreamDestroy(cudaStream_t stream, CUDAWB_AT);
+extern "C" cudaError_t cudaStreamSynchronize(cudaStream_t stream, CUDAWB_AT);
+extern "C" cudaError_t cudaStreamQuery(cudaStream_t stream, CUDAWB_AT);
+extern "C" cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0, CUDAWB_AT);
+extern "C" cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData, CUDAWB_AT);
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
                                   unsigned int flags);
-cudaError_t cudaEventCreate(cudaEvent_t *event);
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
-cudaError_t cudaEventDestroy(cudaEvent_t event);
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
-cudaError_t cudaEventSynchronize(cudaEvent_t event);
-cudaError_t cudaEventQuery(cudaEvent_t event);
-cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+extern "C" cudaError_t cudaEventCreate(cudaEvent_t *event, CUDAWB_AT);
+extern "C" cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags, CUDAWB_AT);
+extern "C" cudaError_t cudaEventDestroy(cudaEvent_t event, CUDAWB_AT);
+extern "C" cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0, CUDAWB_AT);
+extern "C" cudaError_t cudaEventSynchronize(cudaEvent_t event, CUDAWB_AT);
+extern "C" cudaError_t cudaEventQuery(cudaEvent_t event, CUDAWB_AT);
+extern "C" cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end, CUDAWB_AT);
+
+/* Launches: a rewritten k<<<g, b, shmem, stream>>>(args) calls this (cudawb/launch.h), with CUDA's
+   cudaLaunchKernel parameters; the trace records it as cudaLaunchKernel. */
+extern "C" cudaError_t cudawbLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                          size_t sharedMem, cudaStream_t stream, CUDAWB_AT);
+/* What the trace asks of a kernel: its name and its parameters' sizes (registered at each launch). */
+extern "C" int tr_kernel_info(const void *func, const char **name, size_t *sizes, int max);
+void cudawb_register_kernel(const void *func, const char *name, int nparams, const size_t *sizes);
 
 /* Kernel attributes (the kernel is identified by its address) */
 cudaError_t cudawb_func_set_attribute(const void *func, enum cudaFuncAttribute attr, int value);

@@ -10,11 +10,18 @@
 #include "internal.h"
 #include <map>
 #include <mutex>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <vector>
 
 namespace rt {
+const char *basename_of(const char *path) {
+    if (!path) return "?";
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
 struct region {
     uintptr_t lo, hi, cursor;
 };

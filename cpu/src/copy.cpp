@@ -92,18 +92,18 @@ static cudaError_t copy2d(const char *fn, void *dst, size_t dpitch, const void *
     return cudaSuccess;
 }
 
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudawb_site) {
     return copy2d("cudaMemcpy", dst, count, src, count, count, 1, kind, 0, false);
 }
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t s) {
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t s, cudawb_site) {
     return copy2d("cudaMemcpyAsync", dst, count, src, count, count, 1, kind, s, true);
 }
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
-                         enum cudaMemcpyKind kind) {
+                         enum cudaMemcpyKind kind, cudawb_site) {
     return copy2d("cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind, 0, false);
 }
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                              size_t height, enum cudaMemcpyKind kind, cudaStream_t s) {
+                              size_t height, enum cudaMemcpyKind kind, cudaStream_t s, cudawb_site) {
     return copy2d("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind, s, true);
 }
 
@@ -121,11 +121,11 @@ static cudaError_t set2d(const char *fn, void *p, size_t pitch, int value, size_
     enqueue(o);
     return cudaSuccess;
 }
-cudaError_t cudaMemset(void *p, int value, size_t count) { return set2d("cudaMemset", p, count, value, count, 1, 0); }
-cudaError_t cudaMemsetAsync(void *p, int value, size_t count, cudaStream_t s) {
+cudaError_t cudaMemset(void *p, int value, size_t count, cudawb_site) { return set2d("cudaMemset", p, count, value, count, 1, 0); }
+cudaError_t cudaMemsetAsync(void *p, int value, size_t count, cudaStream_t s, cudawb_site) {
     return set2d("cudaMemsetAsync", p, count, value, count, 1, s);
 }
-cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t width, size_t height) {
+cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t width, size_t height, cudawb_site) {
     return set2d("cudaMemset2D", p, pitch, value, width, height, 0);
 }
 

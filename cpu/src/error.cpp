@@ -39,13 +39,13 @@ void device_reset_errors() {
 }
 } // namespace rt
 
-cudaError_t cudaGetLastError(void) {
+cudaError_t cudaGetLastError(cudawb_site) {
     cudaError_t e = rt::last_error;
     rt::last_error = cudaSuccess;
     return e;
 }
 
-cudaError_t cudaPeekAtLastError(void) { return rt::last_error; }
+cudaError_t cudaPeekAtLastError(cudawb_site) { return rt::last_error; }
 
 const char *cudaGetErrorName(cudaError_t error) {
     switch ((int)error) {

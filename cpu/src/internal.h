@@ -14,9 +14,7 @@ struct config {
     int shuffle;       // CUDAWB_SHUFFLE=seed: run each block's threads in a random order (races show up)
     size_t stack;      // CUDAWB_CPU_STACK: bytes of stack per GPU thread when a block uses barriers
     int no_device;     // CUDA_VISIBLE_DEVICES="" (or -1): behave like a machine with no GPU (100)
-    const char *report_path;  // CUDAWB_REPORT
-    long fail_alloc;          // CUDAWB_FAIL_ALLOC
-    int fail_cublas_create;   // CUDAWB_FAIL_CUBLAS_CREATE
+    int memcheck_leaks;       // CUDAWB_MEMCHECK_LEAKS: list live allocations at exit (--leak-check full)
     const char *memcheck_log; // CUDAWB_MEMCHECK_LOG: one line per memcheck error (counted by the wrapper)
     int report_api_errors;    // 1 unless the sanitizer runs with --report-api-errors none
 };
@@ -78,14 +76,6 @@ void memcheck_leaks();
 void install_fault_handler();
 void memcheck_kernel_reports();
 
-// report (report.cpp)
-void report_call(const char *fn, size_t bytes, cudaError_t status, const void *ptr, const cudawb_site &at, int injected);
-void report_free(const char *fn, const void *ptr, cudaError_t status, const cudawb_site &at, int invalid);
-void report_cublas(const char *fn, int status, const void *handle, int injected);
-bool inject_alloc_failure();  // counts an allocation call; true if this one must fail
 const char *basename_of(const char *path);
-void write_report();
-// Streams and events created and not yet destroyed (the report's live-streams and live-events).
-void live_streams_and_events(long *streams, long *events);
 } // namespace rt
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <thread>
+#include <vector>
 
 __thread uint3 threadIdx, blockIdx;
 __thread dim3 blockDim, gridDim;
@@ -43,18 +44,46 @@ static int dynamic_limit(const void *func) {
 
 using namespace rt;
 
-// CUDA 13.0 reports every bad launch configuration as 1 (cudaErrorInvalidValue), through the last error only.
-cudaError_t cudawb::launch_begin(cudawb::launch_desc *d) {
+// The traced entry of every launch (cudawb/launch.h). CUDA 13.0 reports every bad launch configuration as 1
+// (cudaErrorInvalidValue), through the last error only.
+cudaError_t cudawbLaunchKernel(const void *func, dim3 g, dim3 b, void **, size_t shmem, cudaStream_t stream,
+                               cudawb_site) {
     const char *fn = "cudaLaunchKernel";
     if (cudaError_t e = enter(fn)) return e;
-    if (!valid_stream(d->stream)) return fail(fn, cudaErrorInvalidResourceHandle);
-    dim3 b = d->block, g = d->grid;
+    if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
     if (b.x == 0 || b.y == 0 || b.z == 0 || b.x > 1024 || b.y > 1024 || b.z > 64 ||
         (uint64_t)b.x * b.y * b.z > 1024 || g.x == 0 || g.y == 0 || g.z == 0 || g.x > 2147483647u ||
         g.y > 65535 || g.z > 65535)
         return fail(fn, cudaErrorInvalidValue);
-    if (d->shmem > (size_t)dynamic_limit(d->func)) return fail(fn, cudaErrorInvalidValue);
+    if (shmem > (size_t)dynamic_limit(func)) return fail(fn, cudaErrorInvalidValue);
     return cudaSuccess;
+}
+
+// What the trace records of a kernel: the name the rewriter gave it and its parameters' sizes.
+namespace {
+struct kernel_info {
+    const char *name;
+    std::vector<size_t> sizes;
+};
+std::mutex &kernels_mu = *new std::mutex;
+std::map<const void *, kernel_info> &kernels = *new std::map<const void *, kernel_info>;
+} // namespace
+
+void cudawb_register_kernel(const void *func, const char *name, int nparams, const size_t *sizes) {
+    std::lock_guard<std::mutex> g(kernels_mu);
+    auto it = kernels.find(func);
+    if (it != kernels.end()) return;
+    kernels[func] = kernel_info{name, std::vector<size_t>(sizes, sizes + nparams)};
+}
+
+int tr_kernel_info(const void *func, const char **name, size_t *sizes, int max) {
+    std::lock_guard<std::mutex> g(kernels_mu);
+    auto it = kernels.find(func);
+    if (it == kernels.end()) return 0;
+    *name = it->second.name;
+    int n = (int)it->second.sizes.size();
+    for (int i = 0; i < n && i < max; i++) sizes[i] = it->second.sizes[i];
+    return n < max ? n : max;
 }
 
 void cudawb::launch_submit(cudawb::launch_desc *d, cudawb::task *t) {

@@ -1,18 +1,15 @@
 // malloc.cpp: the public allocation calls (cudaMalloc, cudaMallocManaged, cudaMallocPitch, cudaMallocHost,
-// cudaHostAlloc, cudaFree, cudaFreeHost, cudaMemGetInfo...) with the H200's return codes, fault injection
-// (CUDAWB_FAIL_ALLOC) and the records of the CUDAWB_REPORT leak report.
+// cudaHostAlloc, cudaFree, cudaFreeHost, cudaMemGetInfo...) with the H200's return codes. The trace, fault
+// injection and leak report are the grader's shim (grader/shim/), linked around this runtime by nvcc-cpu.
 #include "internal.h"
 
 using namespace rt;
 
-// The common path of every allocation call: count it, maybe inject a failure, then allocate.
-static cudaError_t alloc_call(const char *fn, void **out, size_t size, size_t report_bytes, int kind,
-                              const cudawb_site &at) {
-    bool inject = inject_alloc_failure();
+// The common path of every allocation call.
+static cudaError_t alloc_call(const char *fn, void **out, size_t size, int kind, const cudawb_site &at) {
     cudaError_t e = enter(fn);
     if (!e) {
         if (!out) e = cudaErrorInvalidValue;
-        else if (inject) { *out = NULL; e = cudaErrorMemoryAllocation; }
         else if (size == 0) *out = NULL;
         else {
             e = kind == PINNED ? allocate_pinned(out, size, fn, at) : allocate(out, size, kind, fn, at);
@@ -20,23 +17,20 @@ static cudaError_t alloc_call(const char *fn, void **out, size_t size, size_t re
         }
         if (e) fail(fn, e);
     }
-    report_call(fn, report_bytes, e, out ? *out : NULL, at, inject && e == cudaErrorMemoryAllocation);
     return e;
 }
 
 cudaError_t cudaMalloc(void **devPtr, size_t size, cudawb_site at) {
-    return alloc_call("cudaMalloc", devPtr, size, size, DEVICE, at);
+    return alloc_call("cudaMalloc", devPtr, size, DEVICE, at);
 }
 
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags, cudawb_site at) {
     if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) {
-        inject_alloc_failure();
         cudaError_t e = enter("cudaMallocManaged");
         if (!e) e = fail("cudaMallocManaged", cudaErrorInvalidValue);
-        report_call("cudaMallocManaged", size, e, NULL, at, 0);
         return e;
     }
-    return alloc_call("cudaMallocManaged", devPtr, size, size, MANAGED, at);
+    return alloc_call("cudaMallocManaged", devPtr, size, MANAGED, at);
 }
 
 // Rows are padded to a multiple of 512 bytes, as measured on the H200 (the pitch is written even when the
@@ -45,55 +39,49 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
     size_t p = (width + 511) / 512 * 512;
     if (pitch && sticky_error() == cudaSuccess) *pitch = p;
     if (!pitch) {
-        inject_alloc_failure();
         cudaError_t e = enter("cudaMallocPitch");
         if (!e) e = fail("cudaMallocPitch", cudaErrorInvalidValue);
-        report_call("cudaMallocPitch", width * height, e, NULL, at, 0);
         return e;
     }
     size_t bytes = height && p > (size_t)-1 / height ? (size_t)-1 : p * height;
-    return alloc_call("cudaMallocPitch", devPtr, bytes, bytes, DEVICE, at);
+    return alloc_call("cudaMallocPitch", devPtr, bytes, DEVICE, at);
 }
 
 cudaError_t cudaMallocHost(void **ptr, size_t size, cudawb_site at) {
-    return alloc_call("cudaMallocHost", ptr, size, size, PINNED, at);
+    return alloc_call("cudaMallocHost", ptr, size, PINNED, at);
 }
 
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags, cudawb_site at) {
     if (flags & ~0x0fu) {
-        inject_alloc_failure();
         cudaError_t e = enter("cudaHostAlloc");
         if (!e) e = fail("cudaHostAlloc", cudaErrorInvalidValue);
-        report_call("cudaHostAlloc", size, e, NULL, at, 0);
         return e;
     }
-    return alloc_call("cudaHostAlloc", pHost, size, size, PINNED, at);
+    return alloc_call("cudaHostAlloc", pHost, size, PINNED, at);
 }
 
 // cudaFree waits for the device (queued kernels may still use the memory): it is a synchronizing call.
-cudaError_t cudaFree(void *devPtr, cudawb_site at) {
+cudaError_t cudaFree(void *devPtr, cudawb_site) {
     cudaError_t e = enter("cudaFree");
     if (!e && devPtr) {
         e = flush();
         if (!e && !release(devPtr, DEVICE | MANAGED)) e = cudaErrorInvalidValue;
         if (e) fail("cudaFree", e);
     }
-    report_free("cudaFree", devPtr, e, at, e == cudaErrorInvalidValue);
     return e;
 }
 
-cudaError_t cudaFreeHost(void *ptr, cudawb_site at) {
+cudaError_t cudaFreeHost(void *ptr, cudawb_site) {
     cudaError_t e = enter("cudaFreeHost");
     if (!e && ptr) {
         e = flush();
         if (!e && !release(ptr, PINNED)) e = cudaErrorInvalidValue;
         if (e) fail("cudaFreeHost", e);
     }
-    report_free("cudaFreeHost", ptr, e, at, e == cudaErrorInvalidValue);
     return e;
 }
 
-cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes, cudawb_site) {
     if (cudaError_t e = enter("cudaMemGetInfo")) return e;
     if (!free_bytes || !total_bytes) return fail("cudaMemGetInfo", cudaErrorInvalidValue);
     *total_bytes = cfg.capacity;
@@ -101,7 +89,7 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
     return cudaSuccess;
 }
 
-cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const void *ptr) {
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const void *ptr, cudawb_site) {
     if (cudaError_t e = enter("cudaPointerGetAttributes")) return e;
     if (!attr) return fail("cudaPointerGetAttributes", cudaErrorInvalidValue);
     const alloc *a = find(ptr);

@@ -171,13 +171,13 @@ struct host_fn_op : op {
 
 using namespace rt;
 
-cudaError_t cudaDeviceSynchronize(void) {
+cudaError_t cudaDeviceSynchronize(cudawb_site) {
     if (cudaError_t e = enter("cudaDeviceSynchronize")) return e;
     if (cudaError_t e = flush()) return fail("cudaDeviceSynchronize", e);
     return cudaSuccess;
 }
 
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority) {
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority, cudawb_site) {
     if (cudaError_t e = enter("cudaStreamCreate")) return e;
     if (!stream || flags > cudaStreamNonBlocking) return fail("cudaStreamCreate", cudaErrorInvalidValue);
     cudaStream_t s = new CUstream_st{flags, priority};
@@ -186,19 +186,14 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flag
     *stream = s;
     return cudaSuccess;
 }
-cudaError_t cudaStreamCreate(cudaStream_t *stream) { return cudaStreamCreateWithPriority(stream, 0, 0); }
+cudaError_t cudaStreamCreate(cudaStream_t *stream, cudawb_site) { return cudaStreamCreateWithPriority(stream, 0, 0); }
 
-void rt::live_streams_and_events(long *streams, long *events) {
-    std::lock_guard<std::recursive_mutex> g(Q().mu);
-    *streams = (long)Q().streams.size();
-    *events = (long)Q().events.size();
-}
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags) {
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags, cudawb_site) {
     return cudaStreamCreateWithPriority(stream, flags, 0);
 }
 
 // A stream destroyed with work pending still completes it, like on the GPU.
-cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+cudaError_t cudaStreamDestroy(cudaStream_t stream, cudawb_site) {
     if (cudaError_t e = enter("cudaStreamDestroy")) return e;
     std::lock_guard<std::recursive_mutex> g(Q().mu);
     if (!Q().streams.count(stream)) return fail("cudaStreamDestroy", cudaErrorInvalidResourceHandle);
@@ -209,7 +204,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
     return cudaSuccess;
 }
 
-cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+cudaError_t cudaStreamSynchronize(cudaStream_t stream, cudawb_site) {
     if (cudaError_t e = enter("cudaStreamSynchronize")) return e;
     if (!valid_stream(stream)) return fail("cudaStreamSynchronize", cudaErrorInvalidResourceHandle);
     if (cudaError_t e = flush_stream(stream)) return fail("cudaStreamSynchronize", e);
@@ -224,7 +219,7 @@ static bool stream_pending(cudaStream_t stream) {
 }
 
 // Work in flight answers "not ready" once and is then run, so a polling loop always terminates.
-cudaError_t cudaStreamQuery(cudaStream_t stream) {
+cudaError_t cudaStreamQuery(cudaStream_t stream, cudawb_site) {
     if (cudaError_t e = enter("cudaStreamQuery")) return e;
     if (!valid_stream(stream)) return fail("cudaStreamQuery", cudaErrorInvalidResourceHandle);
     if (!stream_pending(stream)) return cudaSuccess;
@@ -232,7 +227,7 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
     return cudaErrorNotReady;
 }
 
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int, cudawb_site) {
     if (cudaError_t e = enter("cudaStreamWaitEvent")) return e;
     std::lock_guard<std::recursive_mutex> g(Q().mu);
     if (!valid_stream(stream) || !Q().events.count(event))
@@ -255,14 +250,14 @@ static cudaError_t host_fn(const char *fn, cudaStream_t stream, cudaHostFn_t f, 
     enqueue(o);
     return cudaSuccess;
 }
-cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData, cudawb_site) {
     return host_fn("cudaLaunchHostFunc", stream, fn, NULL, userData);
 }
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t cb, void *userData, unsigned int) {
     return host_fn("cudaStreamAddCallback", stream, NULL, cb, userData);
 }
 
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags, cudawb_site) {
     if (cudaError_t e = enter("cudaEventCreate")) return e;
     if (!event || flags > 0x0f) return fail("cudaEventCreate", cudaErrorInvalidValue);
     cudaEvent_t ev = new CUevent_st{flags, 0, 0.0, 0};
@@ -271,14 +266,14 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
     *event = ev;
     return cudaSuccess;
 }
-cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlags(event, 0); }
+cudaError_t cudaEventCreate(cudaEvent_t *event, cudawb_site) { return cudaEventCreateWithFlags(event, 0); }
 
 static bool valid_event(cudaEvent_t e) {
     std::lock_guard<std::recursive_mutex> g(Q().mu);
     return Q().events.count(e) > 0;
 }
 
-cudaError_t cudaEventDestroy(cudaEvent_t event) {
+cudaError_t cudaEventDestroy(cudaEvent_t event, cudawb_site) {
     if (cudaError_t e = enter("cudaEventDestroy")) return e;
     std::lock_guard<std::recursive_mutex> g(Q().mu);
     if (!Q().events.count(event)) return fail("cudaEventDestroy", cudaErrorInvalidResourceHandle);
@@ -291,7 +286,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
     return cudaSuccess;
 }
 
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream, cudawb_site) {
     if (cudaError_t e = enter("cudaEventRecord")) return e;
     if (!valid_event(event) || !valid_stream(stream)) return fail("cudaEventRecord", cudaErrorInvalidResourceHandle);
     event_op *o = new event_op;
@@ -303,7 +298,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     return cudaSuccess;
 }
 
-cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+cudaError_t cudaEventSynchronize(cudaEvent_t event, cudawb_site) {
     if (cudaError_t e = enter("cudaEventSynchronize")) return e;
     if (!valid_event(event)) return fail("cudaEventSynchronize", cudaErrorInvalidResourceHandle);
     if (event->state == 1 && pending_seq(event->record_seq))
@@ -311,7 +306,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
     return cudaSuccess;
 }
 
-cudaError_t cudaEventQuery(cudaEvent_t event) {
+cudaError_t cudaEventQuery(cudaEvent_t event, cudawb_site) {
     if (cudaError_t e = enter("cudaEventQuery")) return e;
     if (!valid_event(event)) return fail("cudaEventQuery", cudaErrorInvalidResourceHandle);
     if (event->state != 1 || !pending_seq(event->record_seq)) return cudaSuccess;
@@ -321,7 +316,7 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
 
 // Both Q().events must have completed; an event never recorded (or created without timing) gives 400, as
 // measured; one still queued gives 600 (not ready), which CUDA does not record as an error.
-cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end, cudawb_site) {
     if (cudaError_t e = enter("cudaEventElapsedTime")) return e;
     if (!ms) return fail("cudaEventElapsedTime", cudaErrorInvalidValue);
     if (!valid_event(start) || !valid_event(end)) return fail("cudaEventElapsedTime", cudaErrorInvalidResourceHandle);

@@ -10,16 +10,12 @@ WB_BUILD=${WB_BUILD:-$WB_ROOT/build}
 # shellcheck disable=SC2054 # -Wall,-Wextra is nvcc's comma list, one argument
 WB_CFLAGS=(-O2 -g -lineinfo -Xcompiler -Wall,-Wextra)
 WB_COMPILE_TIMEOUT=180
-# The runtime calls the shim wraps (grader/README.md lists the same set).
-WB_WRAPPED=(cudaMalloc cudaMallocManaged cudaMallocPitch cudaMallocHost cudaHostAlloc cudaFree cudaFreeHost
-  cudaStreamCreate cudaStreamCreateWithFlags cudaStreamCreateWithPriority cudaStreamDestroy
-  cudaEventCreate cudaEventCreateWithFlags cudaEventDestroy)
-WB_WRAPPED_CUBLAS=(cublasCreate_v2 cublasDestroy_v2)
-
-# Builds the fault-injection shim object NAME (cudawb_shim or cudawb_shim_cublas) once; prints its path.
+# Builds the trace's object NAME (grader/shim/NAME.c: trace, wrappers, kernel_info, cublas) for a real GPU
+# once; prints its path. The CPU backend builds the same sources itself (cpu/Makefile).
 shim_object() {
-  local obj=$WB_BUILD/tools/$1.o src=$WB_ROOT/grader/shim/$1.c
-  if [ ! -f "$obj" ] || [ "$obj" -ot "$src" ] || [ "$obj" -ot "$WB_ROOT/grader/shim/cudawb_shim.h" ]; then
+  local obj=$WB_BUILD/tools/shim-$1.o src=$WB_ROOT/grader/shim/$1.c newest
+  newest=$(ls -t "$WB_ROOT"/grader/shim/*.[ch] "$WB_ROOT"/grader/shim/*.def | head -n 1)
+  if [ ! -f "$obj" ] || [ "$obj" -ot "$newest" ]; then
     mkdir -p "${obj%/*}"
     nvcc -O2 -c "$src" -o "$obj" >"$obj.log" 2>&1 || { cat "$obj.log" >&2; return 1; }
   fi
@@ -63,16 +59,18 @@ build_program() {
   done
   # Messages name the student's own file, not the copy built here.
   sed -i "s#$out/src/#$src/#g" "$out/compile.log"
-  # On the GPU the shim is linked in; the CPU backend implements the same interface itself.
+  # On the GPU the trace (grader/shim/) is linked in here; nvcc-cpu links the same one by itself.
   if [ "${WB_BACKEND:-}" != cpu ]; then
-    objs+=("$(shim_object cudawb_shim)") || { echo link-error >"$out/status"; return 1; }
-    wrap=${WB_WRAPPED[*]}
+    for f in trace wrappers kernel_info; do
+      objs+=("$(shim_object "$f")") || { echo link-error >"$out/status"; return 1; }
+    done
     if [ ${#libs[@]} -gt 0 ]; then
-      objs+=("$(shim_object cudawb_shim_cublas)") || { echo link-error >"$out/status"; return 1; }
-      wrap="$wrap ${WB_WRAPPED_CUBLAS[*]}"
+      objs+=("$(shim_object cublas)") || { echo link-error >"$out/status"; return 1; }
+      wrap=$("$WB_ROOT/grader/shim/wrapped.sh" --cublas)
+    else
+      wrap=$("$WB_ROOT/grader/shim/wrapped.sh")
     fi
-    wrap="--wrap=${wrap// /,--wrap=}"
-    link=(-Xlinker "$wrap")
+    link=(-Xlinker "--wrap=${wrap//$'\n'/,--wrap=}")
   fi
   if ! timeout "$WB_COMPILE_TIMEOUT" "$WB_NVCC" "${WB_CFLAGS[@]}" ${WB_ARCH:+"$WB_ARCH"} -o "$out/program" \
       "${objs[@]}" "${libs[@]}" "${link[@]}" >"$out/link.log" 2>&1; then

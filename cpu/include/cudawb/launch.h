@@ -40,9 +40,16 @@ struct launch_desc {
     size_t shmem;
     cudaStream_t stream;
     const void *bad_pointer; /* an argument pointing to pageable host memory: the kernel will fault (700) */
+    cudawb_site at;          /* the launch's line, for the trace */
 };
-cudaError_t launch_begin(launch_desc *d); /* checks the configuration; records the launch error */
 void launch_submit(launch_desc *d, task *t);
+
+/* Starts a launch through cudawbLaunchKernel, the traced entry (cudaLaunchKernel's parameters): it checks
+   the configuration and records the launch error. argv holds a pointer to each converted argument. */
+inline cudaError_t launch_begin(launch_desc *d, void **argv, int nparams, const size_t *sizes) {
+    cudawb_register_kernel(d->func, d->name, nparams, sizes);
+    return cudawbLaunchKernel(d->func, d->grid, d->block, argv, d->shmem, d->stream, d->at);
+}
 int device_accessible(const void *p);
 
 template <class T> inline void check_arg(launch_desc &d, T *p) {
@@ -54,7 +61,9 @@ template <class L, class... P> struct launcher {
     L lam;
     launch_desc d;
     void operator()(P... args) {
-        if (launch_begin(&d) != cudaSuccess) return;
+        void *argv[] = {(void *)&args..., nullptr};
+        static const size_t sizes[] = {sizeof(P)..., 0};
+        if (launch_begin(&d, argv, (int)sizeof...(P), sizes) != cudaSuccess) return;
         int checks[] = {0, (check_arg(d, args), 0)...};
         (void)checks;
         L l = lam;
@@ -66,7 +75,11 @@ template <class L> struct generic_launcher {
     L lam;
     launch_desc d;
     template <class... A> void operator()(A... args) {
-        if (launch_begin(&d) != cudaSuccess) return;
+        static const char key = 0; /* one "function" per instantiation, for the trace's kernel registry */
+        void *argv[] = {(void *)&args..., nullptr};
+        static const size_t sizes[] = {sizeof(A)..., 0};
+        if (!d.func) d.func = &key;
+        if (launch_begin(&d, argv, (int)sizeof...(A), sizes) != cudaSuccess) return;
         int checks[] = {0, (check_arg(d, args), 0)...};
         (void)checks;
         L l = lam;
@@ -77,13 +90,13 @@ template <class L> struct generic_launcher {
 
 template <class L, class... P>
 inline launcher<L, P...> launch(void (*k)(P...), L lam, const char *name, int flags, dim3 grid, dim3 block,
-                                size_t shmem = 0, cudaStream_t stream = 0) {
-    return launcher<L, P...>{lam, {name, flags, (const void *)k, grid, block, shmem, stream, 0}};
+                                size_t shmem = 0, cudaStream_t stream = 0, cudawb_site at = cudawb_site()) {
+    return launcher<L, P...>{lam, {name, flags, (const void *)k, grid, block, shmem, stream, 0, at}};
 }
 template <class L>
 inline generic_launcher<L> launch_generic(L lam, const char *name, int flags, dim3 grid, dim3 block,
-                                          size_t shmem = 0, cudaStream_t stream = 0) {
-    return generic_launcher<L>{lam, {name, flags, 0, grid, block, shmem, stream, 0}};
+                                          size_t shmem = 0, cudaStream_t stream = 0, cudawb_site at = cudawb_site()) {
+    return generic_launcher<L>{lam, {name, flags, 0, grid, block, shmem, stream, 0, at}};
 }
 } // namespace cudawb
 #endif

@@ -1,0 +1,147 @@
+/* kernel_info.c (GPU only): a kernel's name and its parameters' sizes, for the trace's launch records.
+ * Asked of the driver (cuFuncGetName, cuFuncGetParamInfo through the handle cudaGetFuncBySymbol gives),
+ * not of the runtime: a runtime query past the last parameter would set the program's last error. The
+ * CPU backend answers the same question from its own launch registry (cpu/src/launch.cpp). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime_api.h>
+
+#include "trace.h"
+
+#define MAX_KERNELS 256
+#define MAX_PARAMS 32
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+typedef int (*get_name_fn)(const char **name, void *func);
+typedef int (*get_param_fn)(void *func, size_t index, size_t *offset, size_t *size);
+
+/* The handles nvcc's launch code gets from __cudaGetKernel, and the kernel (host stub) each stands for. */
+static struct {
+    cudaKernel_t handle;
+    const void *func;
+} handles[MAX_KERNELS];
+static int nhandles;
+
+cudaError_t __real___cudaGetKernel(cudaKernel_t *kernel, const void *func);
+cudaError_t __wrap___cudaGetKernel(cudaKernel_t *kernel, const void *func)
+{
+    cudaError_t err = __real___cudaGetKernel(kernel, func);
+    if (err == cudaSuccess && kernel != NULL) {
+        pthread_mutex_lock(&lock);
+        if (nhandles < MAX_KERNELS) {
+            handles[nhandles].handle = *kernel;
+            handles[nhandles++].func = func;
+        }
+        pthread_mutex_unlock(&lock);
+    }
+    return err;
+}
+
+const void *tr_kernel_func(cudaKernel_t kernel)
+{
+    const void *func = (const void *)kernel;
+    int i;
+    pthread_mutex_lock(&lock);
+    for (i = 0; i < nhandles; i++)
+        if (handles[i].handle == kernel)
+            func = handles[i].func;
+    pthread_mutex_unlock(&lock);
+    return func;
+}
+
+struct kernel {
+    const void *func;
+    char name[128];
+    int nparams;
+    size_t sizes[MAX_PARAMS];
+};
+
+static struct kernel kernels[MAX_KERNELS];
+static int nkernels;
+
+/* The identifier of a mangled name: _Z4fillPfmf -> fill, _ZN2ns4stepEv -> step, _Z4fillIfEvPT_ -> fill. */
+static void plain_name(const char *mangled, char *out, size_t size)
+{
+    const char *p = mangled;
+    const char *last = NULL;
+    size_t last_len = 0;
+    if (strncmp(p, "_Z", 2) != 0) {
+        snprintf(out, size, "%s", mangled);
+        return;
+    }
+    p += 2;
+    if (*p == 'N')
+        p++;
+    while (*p >= '0' && *p <= '9') {
+        size_t n = strtoul(p, (char **)&p, 10);
+        if (strlen(p) < n)
+            break;
+        last = p;
+        last_len = n;
+        p += n;
+        if (*p == 'I' || *p != 'N') /* template arguments or parameters follow: the name is complete */
+            if (!(*p >= '0' && *p <= '9'))
+                break;
+    }
+    if (last == NULL)
+        snprintf(out, size, "%s", mangled);
+    else
+        snprintf(out, size, "%.*s", (int)last_len, last);
+}
+
+static void ask_driver(struct kernel *k)
+{
+    static get_name_fn get_name;
+    static get_param_fn get_param;
+    static int looked;
+    cudaFunction_t f = NULL;
+    const char *mangled = NULL;
+    size_t offset, size;
+    void *lib;
+
+    if (!looked) {
+        looked = 1;
+        lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+        if (lib != NULL) {
+            get_name = (get_name_fn)dlsym(lib, "cuFuncGetName");
+            get_param = (get_param_fn)dlsym(lib, "cuFuncGetParamInfo");
+        }
+    }
+    snprintf(k->name, sizeof k->name, "?");
+    if (cudaGetFuncBySymbol(&f, k->func) != cudaSuccess || f == NULL)
+        return;
+    if (get_name != NULL && get_name(&mangled, (void *)f) == 0 && mangled != NULL)
+        plain_name(mangled, k->name, sizeof k->name);
+    if (get_param != NULL)
+        while (k->nparams < MAX_PARAMS && get_param((void *)f, (size_t)k->nparams, &offset, &size) == 0)
+            k->sizes[k->nparams++] = size;
+}
+
+int tr_kernel_info(const void *func, const char **name, size_t *sizes, int max)
+{
+    struct kernel *k = NULL;
+    int i;
+    pthread_mutex_lock(&lock);
+    for (i = 0; i < nkernels; i++)
+        if (kernels[i].func == func)
+            k = &kernels[i];
+    if (k == NULL && nkernels < MAX_KERNELS) {
+        k = &kernels[nkernels++];
+        memset(k, 0, sizeof *k);
+        k->func = func;
+        ask_driver(k);
+    }
+    pthread_mutex_unlock(&lock);
+    if (k == NULL)
+        return 0;
+    *name = k->name;
+    for (i = 0; i < k->nparams && i < max; i++)
+        sizes[i] = k->sizes[i];
+    return i;
+}

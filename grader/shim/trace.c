@@ -1,0 +1,636 @@
+/* trace.c: the state behind the trace (trace.h) and the report written at exit (grader/README.md).
+ * One implementation for both backends: the GPU shim compiles it as C, the CPU backend as C++. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+#define MAX_RECORDS 5000 /* records written one by one; past this only a site's first call is */
+#define MAX_SITES 2048   /* call sites remembered, so that each one's first call is always written */
+#define MAX_FNS 128
+
+extern char **environ;
+
+struct tracked {
+    uintptr_t base;
+    size_t bytes;
+    unsigned long id;
+    enum tr_kind kind;
+    int live;
+    char site[64];
+    const char *fn;
+};
+struct handle {
+    const void *h;
+    unsigned long id;
+    int live;
+};
+struct fn_count {
+    const char *fn;
+    unsigned long count;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread int depth; /* >0 while a traced call runs on this thread */
+
+/* settings, read once before main and then removed from the environment */
+static char *report_path;
+static unsigned long fail_call, fail_alloc, fail_site_nth;
+static char fail_site[64];
+static int fail_cublas_create;
+
+/* what the records need */
+static unsigned long seq, alloc_calls, site_hits, invalid_frees, dropped;
+static long live_handles;
+static struct tracked *allocs;
+static size_t nallocs, cap_allocs;
+static struct handle *streams, *events;
+static size_t nstreams, nevents, cap_streams, cap_events;
+static unsigned long stream_ids, event_ids;
+static cudaError_t sticky;       /* the emulated sticky error after an injected SYNC failure, or 0 */
+static cudaError_t pending_last; /* what the emulated cudaGetLastError returns next */
+static cudaError_t seen_sticky;  /* the first sticky error any call returned, emulated or real */
+static int sticky_injected;
+static char *sites[MAX_SITES];
+static size_t nsites;
+static struct fn_count fns[MAX_FNS];
+static size_t nfns;
+
+/* the records, kept in memory until exit */
+static FILE *log_file;
+static char *log_buf;
+static size_t log_len, records;
+static char last_body[TR_FIELDS + 256];
+static unsigned long again_count, again_last;
+
+int tr_setting_fail_cublas_create(void) { return fail_cublas_create; }
+
+/* --- the environment ------------------------------------------------------------------------------ */
+
+static unsigned long env_ulong(const char *value) { return value != NULL ? strtoul(value, NULL, 10) : 0; }
+
+/* Reads the grader's CUDAWB_ variables, then removes every CUDAWB_ variable from the environment and
+   blanks its text in place, so that neither getenv nor /proc/self/environ shows the program it is graded.
+   The CPU backend's runtime reads its own settings first (constructor priority 101). */
+__attribute__((constructor(102))) static void tr_start(void)
+{
+    char **e;
+    const char *v;
+    char *cut;
+
+    v = getenv("CUDAWB_REPORT");
+    if (v != NULL && *v != '\0')
+        report_path = strdup(v);
+    fail_call = env_ulong(getenv("CUDAWB_FAIL_CALL"));
+    fail_alloc = env_ulong(getenv("CUDAWB_FAIL_ALLOC"));
+    fail_cublas_create = (int)env_ulong(getenv("CUDAWB_FAIL_CUBLAS_CREATE"));
+    v = getenv("CUDAWB_FAIL_SITE");
+    if (v != NULL && *v != '\0') {
+        snprintf(fail_site, sizeof fail_site, "%s", v);
+        cut = strrchr(fail_site, '#'); /* SITE#K: the K-th call made there (default: the first) */
+        fail_site_nth = 1;
+        if (cut != NULL) {
+            *cut = '\0';
+            fail_site_nth = env_ulong(cut + 1);
+        }
+    }
+    for (;;) {
+        char *found = NULL, name[256];
+        size_t n;
+        for (e = environ; e != NULL && *e != NULL; e++)
+            if (strncmp(*e, "CUDAWB_", 7) == 0) {
+                found = *e;
+                break;
+            }
+        if (found == NULL)
+            break;
+        n = strcspn(found, "=");
+        if (n >= sizeof name)
+            n = sizeof name - 1;
+        memcpy(name, found, n);
+        name[n] = '\0';
+        unsetenv(name);
+        memset(found, 0, strlen(found)); /* unsetenv keeps the text: /proc/self/environ would show it */
+    }
+    log_file = open_memstream(&log_buf, &log_len);
+}
+
+/* --- formatting --------------------------------------------------------------------------------- */
+
+static void add(struct tr_rec *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(struct tr_rec *r, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    if (r->len >= sizeof r->fields - 1)
+        return;
+    va_start(ap, fmt);
+    n = vsnprintf(r->fields + r->len, sizeof r->fields - r->len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        r->len += (size_t)n < sizeof r->fields - r->len ? (size_t)n : sizeof r->fields - 1 - r->len;
+}
+
+static const char *kind_prefix(enum tr_kind k) { return k == TR_PINNED ? "pinned" : k == TR_MANAGED ? "managed" : "alloc"; }
+
+/* The allocation that holds p: a live one first, then (newest first) one already freed. Addresses up to
+   64 KiB past the end of a live allocation name it too, with an offset past its size. */
+static struct tracked *holder(uintptr_t p)
+{
+    size_t i;
+    for (i = nallocs; i-- > 0;)
+        if (allocs[i].live && p >= allocs[i].base && p < allocs[i].base + allocs[i].bytes)
+            return &allocs[i];
+    for (i = nallocs; i-- > 0;)
+        if (!allocs[i].live && p >= allocs[i].base && p < allocs[i].base + allocs[i].bytes)
+            return &allocs[i];
+    for (i = nallocs; i-- > 0;)
+        if (allocs[i].live && p >= allocs[i].base && p < allocs[i].base + allocs[i].bytes + 65536)
+            return &allocs[i];
+    return NULL;
+}
+
+/* "null", "alloc#3", "alloc#3+400", "pinned#5", "managed#2+8", "freed#3", or "host". */
+static void name_ptr(char *out, size_t size, uintptr_t p, int host_if_unknown)
+{
+    struct tracked *a;
+    if (p == 0) {
+        snprintf(out, size, "null");
+        return;
+    }
+    a = holder(p);
+    if (a == NULL) {
+        if (host_if_unknown)
+            snprintf(out, size, "host");
+        else
+            snprintf(out, size, "%lu", (unsigned long)p);
+        return;
+    }
+    if (p == a->base)
+        snprintf(out, size, "%s#%lu", a->live ? kind_prefix(a->kind) : "freed", a->id);
+    else
+        snprintf(out, size, "%s#%lu+%lu", a->live ? kind_prefix(a->kind) : "freed", a->id, (unsigned long)(p - a->base));
+}
+
+static const char *class_name(enum tr_class c)
+{
+    static const char *names[] = {"alloc", "create", "op", "sync", "free", "destroy", "error", "query"};
+    return names[c];
+}
+
+/* --- the record's life ---------------------------------------------------------------------------- */
+
+static void site_of(struct tr_rec *r, const char *file, int line, void *ret)
+{
+    Dl_info info;
+    const char *slash;
+    if (file != NULL) {
+        slash = strrchr(file, '/');
+        snprintf(r->site, sizeof r->site, "%s:%d", slash != NULL ? slash + 1 : file, line);
+    } else if (ret != NULL && dladdr(ret, &info) != 0 && info.dli_fbase != NULL) {
+        /* an offset into the executable, for addr2line; -1: inside the call instruction */
+        snprintf(r->site, sizeof r->site, "+0x%lx", (unsigned long)((uintptr_t)ret - (uintptr_t)info.dli_fbase - 1));
+    } else {
+        snprintf(r->site, sizeof r->site, "?");
+    }
+}
+
+/* 1 the first time a site is seen (its first call is always written, also past MAX_RECORDS). */
+static int new_site(const char *site)
+{
+    size_t i;
+    for (i = 0; i < nsites; i++)
+        if (strcmp(sites[i], site) == 0)
+            return 0;
+    if (nsites < MAX_SITES)
+        sites[nsites++] = strdup(site);
+    return 1;
+}
+
+static void count_fn(const char *fn)
+{
+    size_t i;
+    for (i = 0; i < nfns; i++)
+        if (fns[i].fn == fn || strcmp(fns[i].fn, fn) == 0) {
+            fns[i].count++;
+            return;
+        }
+    if (nfns < MAX_FNS) {
+        fns[nfns].fn = fn;
+        fns[nfns++].count = 1;
+    }
+}
+
+int tr_begin(struct tr_rec *r, const char *fn, enum tr_class cls, const char *file, int line, void *ret)
+{
+    if (depth++ > 0)
+        return 0;
+    memset(r, 0, sizeof *r);
+    /* every launch entry point is recorded under the name programs know */
+    r->fn = strcmp(fn, "cudawbLaunchKernel") == 0 || strcmp(fn, "__cudaLaunchKernel") == 0 ? "cudaLaunchKernel" : fn;
+    r->cls = cls;
+    site_of(r, file, line, ret);
+    pthread_mutex_lock(&lock);
+    seq++;
+    if (cls == TR_ALLOC) {
+        r->alloc_no = ++alloc_calls;
+        r->fail |= r->alloc_no == fail_alloc;
+    }
+    r->fail |= seq == fail_call;
+    if (fail_site[0] != '\0' && strcmp(fail_site, r->site) == 0)
+        r->fail |= ++site_hits == fail_site_nth;
+    /* after an injected sticky error every call fails with it, as after a real one; the error state
+       reports it once, like cudaGetLastError after a real 700 */
+    if (sticky != cudaSuccess && cls != TR_ERROR)
+        r->fail = r->sticky = 1;
+    if (cls == TR_ERROR && pending_last != cudaSuccess)
+        r->fail = r->sticky = 1;
+    pthread_mutex_unlock(&lock);
+    return 1;
+}
+
+cudaError_t tr_injected(struct tr_rec *r)
+{
+    cudaError_t e;
+    if (r->sticky) {
+        if (r->cls != TR_ERROR)
+            return sticky;
+        e = pending_last;
+        if (strcmp(r->fn, "cudaGetLastError") == 0)
+            pending_last = cudaSuccess;
+        return e;
+    }
+    r->injected = 1;
+    switch (r->cls) {
+    case TR_ALLOC:
+        if (r->out != NULL)
+            *r->out = NULL;
+        return tr_real_out_of_memory();
+    case TR_CREATE:
+        return tr_real_out_of_memory();
+    case TR_SYNC:
+        /* a kernel fault's error: the context is not really lost, but every later call says it is */
+        pthread_mutex_lock(&lock);
+        sticky = pending_last = cudaErrorIllegalAddress;
+        sticky_injected = 1;
+        pthread_mutex_unlock(&lock);
+        return cudaErrorIllegalAddress;
+    default:
+        return tr_real_invalid_value();
+    }
+}
+
+static int is_sticky_code(cudaError_t e)
+{
+    return e == cudaErrorIllegalAddress || e == cudaErrorAssert || (e >= 714 && e <= 719);
+}
+
+/* stack=+0xA,+0xB,...: the return addresses above the wrapper that lie in the executable, as offsets for
+   addr2line, so that the grader can name the line of the student's file that led to the call even when it
+   went through a provided helper or nvcc's launch stub. Taken only for records written in full. */
+__attribute__((noinline)) static void stack_field(char *out, size_t size)
+{
+    void *frames[12];
+    Dl_info info, self;
+    int n, i;
+    size_t len = 0;
+    out[0] = '\0';
+    if (dladdr((void *)stack_field, &self) == 0)
+        return;
+    n = backtrace(frames, 12);
+    for (i = 3; i < n && len + 24 < size; i++) { /* 0: this function, 1: tr_end, 2: the wrapper */
+        if (dladdr(frames[i], &info) == 0 || info.dli_fbase != self.dli_fbase)
+            continue;
+        len += (size_t)snprintf(out + len, size - len, "%s+0x%lx", len ? "," : " stack=",
+                                (unsigned long)((uintptr_t)frames[i] - (uintptr_t)info.dli_fbase - 1));
+    }
+}
+
+static void flush_again(void)
+{
+    if (again_count > 0 && log_file != NULL)
+        fprintf(log_file, "again count=%lu last=%lu\n", again_count, again_last);
+    again_count = 0;
+}
+
+__attribute__((noinline)) cudaError_t tr_end(struct tr_rec *r, cudaError_t status)
+{
+    char body[sizeof last_body];
+    int first;
+    depth--;
+    pthread_mutex_lock(&lock);
+    if (seen_sticky == cudaSuccess && is_sticky_code(status))
+        seen_sticky = status;
+    count_fn(r->fn);
+    snprintf(body, sizeof body, "fn=%s class=%s status=%d site=%s%s%s%s%s", r->fn, class_name(r->cls), (int)status,
+             r->site, r->len > 0 ? " " : "", r->fields, r->injected ? " injected=1" : "", r->sticky ? " sticky=1" : "");
+    if (report_path != NULL && log_file != NULL) {
+        if (strcmp(body, last_body) == 0) { /* the same call again, from the same place: count it */
+            again_count++;
+            again_last = seq;
+        } else {
+            flush_again();
+            first = new_site(r->site);
+            if (records < MAX_RECORDS || first) {
+                char stack[256];
+                stack_field(stack, sizeof stack);
+                fprintf(log_file, "call n=%lu %s%s\n", seq, body, stack);
+                records++;
+                snprintf(last_body, sizeof last_body, "%s", body);
+            } else {
+                dropped++;
+                last_body[0] = '\0';
+            }
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    return status;
+}
+
+/* --- argument fields ------------------------------------------------------------------------------ */
+
+void tr_ptr(struct tr_rec *r, const char *key, const void *p)
+{
+    char name[64];
+    pthread_mutex_lock(&lock);
+    name_ptr(name, sizeof name, (uintptr_t)p, 1);
+    pthread_mutex_unlock(&lock);
+    add(r, "%s%s=%s", r->len ? " " : "", key, name);
+}
+
+void tr_size(struct tr_rec *r, const char *key, size_t n) { add(r, "%s%s=%lu", r->len ? " " : "", key, (unsigned long)n); }
+void tr_uint(struct tr_rec *r, const char *key, unsigned int v) { add(r, "%s%s=%u", r->len ? " " : "", key, v); }
+void tr_int(struct tr_rec *r, const char *key, int v) { add(r, "%s%s=%d", r->len ? " " : "", key, v); }
+void tr_text(struct tr_rec *r, const char *key, const char *v) { add(r, "%s%s=%s", r->len ? " " : "", key, v); }
+
+void tr_out(struct tr_rec *r, void **out)
+{
+    r->out = out;
+    if (out == NULL)
+        add(r, "%sout=null", r->len ? " " : "");
+}
+
+static void kind_field(struct tr_rec *r, enum cudaMemcpyKind kind)
+{
+    static const char *names[] = {"HostToHost", "HostToDevice", "DeviceToHost", "DeviceToDevice", "Default"};
+    if ((int)kind >= 0 && (int)kind <= 4)
+        add(r, " kind=%s", names[kind]);
+    else
+        add(r, " kind=%d", (int)kind);
+}
+
+void tr_copy(struct tr_rec *r, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    tr_ptr(r, "dst", dst);
+    tr_ptr(r, "src", src);
+    tr_size(r, "bytes", count);
+    kind_field(r, kind);
+}
+
+void tr_copy2d(struct tr_rec *r, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+               enum cudaMemcpyKind kind)
+{
+    tr_ptr(r, "dst", dst);
+    tr_size(r, "dpitch", dpitch);
+    tr_ptr(r, "src", src);
+    tr_size(r, "spitch", spitch);
+    tr_size(r, "width", width);
+    tr_size(r, "height", height);
+    kind_field(r, kind);
+}
+
+static struct handle *find_handle(struct handle *list, size_t n, const void *h)
+{
+    size_t i;
+    for (i = n; i-- > 0;)
+        if (list[i].h == h)
+            return &list[i];
+    return NULL;
+}
+
+static void handle_field(struct tr_rec *r, const char *key, const char *what, struct handle *list, size_t n, const void *h)
+{
+    struct handle *found;
+    pthread_mutex_lock(&lock);
+    found = h != NULL ? find_handle(list, n, h) : NULL;
+    pthread_mutex_unlock(&lock);
+    if (h == NULL)
+        add(r, "%s%s=0", r->len ? " " : "", key);
+    else if (found != NULL)
+        add(r, "%s%s=%s#%lu%s", r->len ? " " : "", key, what, found->id, found->live ? "" : "(destroyed)");
+    else if ((uintptr_t)h == 1)
+        add(r, "%s%s=legacy", r->len ? " " : "", key);
+    else if ((uintptr_t)h == 2)
+        add(r, "%s%s=per-thread", r->len ? " " : "", key);
+    else
+        add(r, "%s%s=unknown", r->len ? " " : "", key);
+}
+
+void tr_stream(struct tr_rec *r, const char *key, cudaStream_t s) { handle_field(r, key, "stream", streams, nstreams, s); }
+void tr_event(struct tr_rec *r, const char *key, cudaEvent_t e) { handle_field(r, key, "event", events, nevents, e); }
+
+/* kernel=NAME grid=XxYxZ block=XxYxZ shmem=N args=A,B,...: a pointer argument as a pointer field names it,
+   other arguments are their bits as an unsigned number (a float 1.0f is 1065353216). */
+void tr_launch(struct tr_rec *r, const void *func, dim3 grid, dim3 block, void **args, size_t shmem)
+{
+    const char *name = NULL;
+    size_t sizes[32];
+    int n, i;
+    char value[64];
+    n = tr_kernel_info(func, &name, sizes, 32);
+    add(r, "%skernel=%s grid=%ux%ux%u block=%ux%ux%u shmem=%lu args=", r->len ? " " : "", name ? name : "?", grid.x,
+        grid.y, grid.z, block.x, block.y, block.z, (unsigned long)shmem);
+    if (n <= 0 || args == NULL) {
+        add(r, "?");
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        uint64_t v = 0;
+        if (sizes[i] == 8) {
+            memcpy(&v, args[i], 8);
+            pthread_mutex_lock(&lock);
+            name_ptr(value, sizeof value, (uintptr_t)v, 0);
+            pthread_mutex_unlock(&lock);
+        } else if (sizes[i] == 4 || sizes[i] == 2 || sizes[i] == 1) {
+            memcpy(&v, args[i], sizes[i]); /* little-endian: the low bytes */
+            snprintf(value, sizeof value, "%lu", (unsigned long)v);
+        } else {
+            snprintf(value, sizeof value, "[%lu bytes]", (unsigned long)sizes[i]);
+        }
+        add(r, "%s%s", i ? "," : "", value);
+    }
+}
+
+/* --- what the call made or released --------------------------------------------------------------- */
+
+void tr_out_size(struct tr_rec *r, const char *key, const size_t *p)
+{
+    if (r->status == cudaSuccess && p != NULL)
+        tr_size(r, key, *p);
+}
+
+void tr_new_alloc(struct tr_rec *r, enum tr_kind kind, void **ptr, size_t bytes)
+{
+    void *p = (ptr != NULL && r->status == cudaSuccess) ? *ptr : NULL;
+    char name[64];
+    add(r, "%salloc=%lu", r->len ? " " : "", r->alloc_no);
+    if (p == NULL) {
+        add(r, " ptr=null");
+        return;
+    }
+    pthread_mutex_lock(&lock);
+    if (nallocs == cap_allocs) {
+        cap_allocs = cap_allocs ? 2 * cap_allocs : 256;
+        allocs = (struct tracked *)realloc(allocs, cap_allocs * sizeof *allocs);
+    }
+    allocs[nallocs].base = (uintptr_t)p;
+    allocs[nallocs].bytes = bytes;
+    allocs[nallocs].id = r->alloc_no;
+    allocs[nallocs].kind = kind;
+    allocs[nallocs].live = 1;
+    allocs[nallocs].fn = r->fn;
+    snprintf(allocs[nallocs].site, sizeof allocs[nallocs].site, "%s", r->site);
+    nallocs++;
+    name_ptr(name, sizeof name, (uintptr_t)p, 1);
+    pthread_mutex_unlock(&lock);
+    add(r, " ptr=%s", name);
+}
+
+void tr_pitch(struct tr_rec *r, const size_t *pitch, size_t height)
+{
+    (void)height;
+    if (pitch != NULL && (r->status == cudaSuccess || r->status == cudaErrorMemoryAllocation))
+        tr_size(r, "pitch", *pitch);
+}
+
+/* A free is invalid when the runtime rejects the pointer (freed twice, a host pointer, an interior
+   pointer, pinned memory given to cudaFree); a sticky error is not the pointer's fault. */
+void tr_free(struct tr_rec *r, const void *ptr, enum tr_kind kind)
+{
+    size_t i;
+    if (ptr == NULL)
+        return;
+    pthread_mutex_lock(&lock);
+    if (r->status == cudaSuccess) {
+        for (i = nallocs; i-- > 0;)
+            if (allocs[i].live && allocs[i].base == (uintptr_t)ptr && (allocs[i].kind & kind) != 0) {
+                allocs[i].live = 0;
+                break;
+            }
+    } else if (r->status == cudaErrorInvalidValue) {
+        invalid_frees++;
+        add(r, " invalid=1");
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static void new_handle(struct tr_rec *r, struct handle **list, size_t *n, size_t *cap, unsigned long *ids,
+                       const char *what, const void *h)
+{
+    if (r->status != cudaSuccess || h == NULL)
+        return;
+    pthread_mutex_lock(&lock);
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        *list = (struct handle *)realloc(*list, *cap * sizeof **list);
+    }
+    (*list)[*n].h = h;
+    (*list)[*n].id = ++*ids;
+    (*list)[*n].live = 1;
+    (*n)++;
+    pthread_mutex_unlock(&lock);
+    add(r, "%s%s=%s#%lu", r->len ? " " : "", what, what, *ids);
+}
+
+static void end_handle(struct tr_rec *r, struct handle *list, size_t n, const void *h)
+{
+    struct handle *found;
+    if (r->status != cudaSuccess)
+        return;
+    pthread_mutex_lock(&lock);
+    found = find_handle(list, n, h);
+    if (found != NULL)
+        found->live = 0;
+    pthread_mutex_unlock(&lock);
+}
+
+void tr_new_stream(struct tr_rec *r, cudaStream_t *s)
+{
+    new_handle(r, &streams, &nstreams, &cap_streams, &stream_ids, "stream", s != NULL ? (const void *)*s : NULL);
+}
+void tr_end_stream(struct tr_rec *r, cudaStream_t s) { end_handle(r, streams, nstreams, s); }
+void tr_new_event(struct tr_rec *r, cudaEvent_t *e)
+{
+    new_handle(r, &events, &nevents, &cap_events, &event_ids, "event", e != NULL ? (const void *)*e : NULL);
+}
+void tr_end_event(struct tr_rec *r, cudaEvent_t e) { end_handle(r, events, nevents, e); }
+
+void tr_handle(struct tr_rec *r, int delta)
+{
+    (void)r;
+    pthread_mutex_lock(&lock);
+    live_handles += delta;
+    pthread_mutex_unlock(&lock);
+}
+
+/* --- the report ------------------------------------------------------------------------------------ */
+
+static long count_live(struct handle *list, size_t n)
+{
+    long live = 0;
+    size_t i;
+    for (i = 0; i < n; i++)
+        live += list[i].live;
+    return live;
+}
+
+static void write_report(void)
+{
+    FILE *out;
+    size_t i, live = 0, bytes = 0;
+    if (report_path == NULL || (out = fopen(report_path, "w")) == NULL)
+        return;
+    pthread_mutex_lock(&lock);
+    flush_again();
+    fprintf(out, "cudawb-report 2\n");
+    if (log_file != NULL) {
+        fflush(log_file);
+        fwrite(log_buf, 1, log_len, out);
+    }
+    fprintf(out, "calls %lu\n", seq);
+    fprintf(out, "alloc-calls %lu\n", alloc_calls);
+    if (dropped > 0)
+        fprintf(out, "dropped %lu\n", dropped);
+    for (i = 0; i < nfns; i++)
+        fprintf(out, "fn-calls fn=%s count=%lu\n", fns[i].fn, fns[i].count);
+    for (i = 0; i < nallocs; i++)
+        if (allocs[i].live) {
+            live++;
+            bytes += allocs[i].bytes;
+        }
+    fprintf(out, "invalid-frees %lu\n", invalid_frees);
+    fprintf(out, "live-handles %ld\n", live_handles);
+    fprintf(out, "live-streams %ld\nlive-events %ld\n", count_live(streams, nstreams), count_live(events, nevents));
+    fprintf(out, "live %lu %lu\n", (unsigned long)live, (unsigned long)bytes);
+    for (i = 0; i < nallocs; i++)
+        if (allocs[i].live)
+            fprintf(out, "leak fn=%s bytes=%lu ptr=%s#%lu site=%s\n", allocs[i].fn, (unsigned long)allocs[i].bytes,
+                    kind_prefix(allocs[i].kind), allocs[i].id, allocs[i].site);
+    if (seen_sticky != cudaSuccess)
+        fprintf(out, "sticky %d%s\n", (int)seen_sticky, sticky_injected ? " injected=1" : "");
+    pthread_mutex_unlock(&lock);
+    fclose(out);
+}
+
+/* Registered before main: exit handlers run in reverse order, so the report is written after every
+   handler the program registers, and sees what they freed. */
+__attribute__((constructor(103))) static void tr_hook_exit(void) { atexit(write_report); }

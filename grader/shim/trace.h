@@ -1,0 +1,83 @@
+/* trace.h: the trace of a program's CUDA calls (grader/README.md, "The trace"), shared by both backends.
+ *
+ * wrappers.c builds one wrapper per line of calls.def; each wrapper fills a struct tr_rec with the call's
+ * fields, asks tr_begin whether this call is the one to fail, and ends with tr_end, which numbers the
+ * record, writes it and returns the status. trace.c keeps what the records need: the allocations (so a
+ * pointer is written alloc#K+OFFSET), the streams and events (stream#K, event#K), the injection settings,
+ * which it reads and removes from the environment before main, and the report it writes at exit.
+ * Written in the common subset of C and C++: the GPU shim is C, the CPU backend compiles it as C++. */
+#ifndef CUDAWB_TRACE_H
+#define CUDAWB_TRACE_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum tr_class { TR_ALLOC, TR_CREATE, TR_OP, TR_SYNC, TR_FREE, TR_DESTROY, TR_ERROR, TR_QUERY };
+enum tr_kind { TR_DEVICE = 1, TR_MANAGED = 2, TR_PINNED = 4 };
+
+#define TR_FIELDS 1024 /* bytes of key=value text one record may hold; longer records are cut */
+
+struct tr_rec {
+    const char *fn;
+    enum tr_class cls;
+    int fail;         /* this call is the one to fail */
+    int injected;     /* ... and it was failed */
+    int sticky;       /* it returned the emulated sticky error without running */
+    cudaError_t status;
+    void **out;       /* an allocation's output pointer, set to NULL when it is failed */
+    unsigned long alloc_no; /* an allocation's number among allocation calls */
+    char site[64];
+    char fields[TR_FIELDS];
+    size_t len;
+};
+
+/* Starts the record of a call. Returns 0 for a call made while another traced call runs (the runtime's
+   own use of its API): the wrapper then calls the real function and records nothing. file/line name the
+   site on the CPU backend; ret (a return address) on the GPU. */
+int tr_begin(struct tr_rec *r, const char *fn, enum tr_class cls, const char *file, int line, void *ret);
+cudaError_t tr_injected(struct tr_rec *r); /* fails the call, through the real runtime where it can */
+cudaError_t tr_end(struct tr_rec *r, cudaError_t status);
+
+/* argument fields */
+void tr_ptr(struct tr_rec *r, const char *key, const void *p);
+void tr_size(struct tr_rec *r, const char *key, size_t n);
+void tr_uint(struct tr_rec *r, const char *key, unsigned int v);
+void tr_int(struct tr_rec *r, const char *key, int v);
+void tr_out(struct tr_rec *r, void **out);
+void tr_copy(struct tr_rec *r, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+void tr_copy2d(struct tr_rec *r, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+               enum cudaMemcpyKind kind);
+void tr_stream(struct tr_rec *r, const char *key, cudaStream_t s);
+void tr_event(struct tr_rec *r, const char *key, cudaEvent_t e);
+void tr_launch(struct tr_rec *r, const void *func, dim3 grid, dim3 block, void **args, size_t shmem);
+
+/* what the call made or released */
+void tr_out_size(struct tr_rec *r, const char *key, const size_t *p);
+void tr_new_alloc(struct tr_rec *r, enum tr_kind kind, void **ptr, size_t bytes);
+void tr_pitch(struct tr_rec *r, const size_t *pitch, size_t height);
+void tr_free(struct tr_rec *r, const void *ptr, enum tr_kind kind);
+void tr_new_stream(struct tr_rec *r, cudaStream_t *s);
+void tr_end_stream(struct tr_rec *r, cudaStream_t s);
+void tr_new_event(struct tr_rec *r, cudaEvent_t *e);
+void tr_end_event(struct tr_rec *r, cudaEvent_t e);
+void tr_handle(struct tr_rec *r, int delta); /* cuBLAS handles */
+void tr_text(struct tr_rec *r, const char *key, const char *value);
+
+/* provided by wrappers.c: failures made by the real runtime, so its last-error state says the same */
+cudaError_t tr_real_out_of_memory(void);  /* 2: an impossible cudaMalloc */
+cudaError_t tr_real_invalid_value(void);  /* 1: cudaMalloc(NULL, 16) */
+
+/* provided by each backend: a kernel's name and its parameters' sizes (0 parameters when unknown) */
+int tr_kernel_info(const void *func, const char **name, size_t *sizes, int max);
+#ifndef CUDAWB_CPU
+const void *tr_kernel_func(cudaKernel_t kernel); /* the kernel a launch handle stands for (kernel_info.c) */
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif

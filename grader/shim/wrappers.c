@@ -1,0 +1,60 @@
+/* wrappers.c: one __wrap_ function per line of calls.def, on both backends (see trace.h).
+ *
+ * GNU ld's --wrap=NAME sends the program's calls of NAME to __wrap_NAME and makes __real_NAME the real
+ * function: nvcc links cudart statically, so LD_PRELOAD cannot reach these calls, but --wrap can. The
+ * CPU backend links the same wrappers around its own runtime (cpu/bin/nvcc-cpu). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime_api.h>
+
+#include "trace.h"
+
+#include "wrap.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TRACE(CLASS, NAME, PARAMS, ARGS, BEFORE, AFTER)                                                     \
+    cudaError_t TR_CAT(__real_, NAME) PARAMS;                                                                \
+    cudaError_t TR_CAT(__wrap_, NAME) PARAMS                                                                 \
+    {                                                                                                        \
+        struct tr_rec r;                                                                                     \
+        cudaError_t st;                                                                                      \
+        if (!tr_begin(&r, TR_STR(NAME), TR_##CLASS, TR_SITE))                                                 \
+            return TR_CAT(__real_, NAME) ARGS;                                                               \
+        BEFORE;                                                                                              \
+        st = r.fail ? tr_injected(&r) : TR_CAT(__real_, NAME) ARGS;                                          \
+        r.status = st;                                                                                       \
+        AFTER;                                                                                               \
+        return tr_end(&r, st);                                                                               \
+    }
+#define WRAP_ONLY(NAME)
+#include "calls.def"
+#undef TRACE
+#undef WRAP_ONLY
+
+cudaError_t tr_real_out_of_memory(void)
+{
+    void *p = NULL;
+    cudaError_t err = __real_cudaMalloc(&p, (size_t)1 << 50 TR_HERE);
+    if (err == cudaSuccess) { /* cannot happen on any device we know; never report success */
+        __real_cudaFree(p TR_HERE);
+        err = cudaErrorMemoryAllocation;
+    }
+    return err;
+}
+
+cudaError_t tr_real_invalid_value(void)
+{
+    cudaError_t err = __real_cudaMalloc(NULL, 16 TR_HERE); /* gpu-facts.md: 1, and sets the last error */
+    return err != cudaSuccess ? err : cudaErrorInvalidValue;
+}
+
+#ifdef __cplusplus
+}
+#endif
