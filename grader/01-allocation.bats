@@ -11,9 +11,90 @@ setup() {
   load lib/grading
 }
 
-# A normal run allocates exactly this: n floats in d_data (n = 1000000 by default) and one counter.
+# A normal run allocates exactly this: n floats in the data buffer (n = 1000000 by default) and one
+# counter. The other size, CHOSEN_N, is chosen when grading starts (WB_SEED fixes it), so that no printed
+# line can be written in advance: every expected line is computed here, and checked against the trace.
 N=1000000
 BYTES=4000000
+chosen_n() {
+  local file
+  file=$(wb_work)/chosen-n
+  [ -s "$file" ] || echo $(( (${WB_SEED:-$RANDOM$RANDOM} % 2000000) + 1001 )) >"$file"
+  cat "$file"
+}
+
+# run_n N: the normal run with n = N (the default size when N is the default), as RUN_DIR.
+run_n() {
+  if [ "$1" = "$N" ]; then run_program --name run --; else run_program --name "run-$1" -- "$1"; fi
+}
+
+# data_buffer N: the allocation (alloc#K) of the run's cudaMalloc of N floats; fails when there is none.
+data_buffer() {
+  local bytes=$(($1 * 4)) rec asked why
+  rec=$(calls fn=cudaMalloc "bytes=$bytes" status=0 | head -n 1)
+  if [ -z "$rec" ]; then
+    asked=$(calls fn=cudaMalloc status=0 | head -n 1)
+    asked=$(call_field "$asked" bytes)
+    case $asked in
+      8) why="8 bytes is sizeof(a pointer): the size must be n * sizeof(float)" ;;
+      "$1") why="$1 is the number of floats: cudaMalloc counts bytes, n * sizeof(float)" ;;
+      "") why="the TODO of step 2 is not written yet, or its cudaMalloc failed (it needs the address of the pointer: (void **)&d_data)" ;;
+      *) why="the size is in bytes: n * sizeof(float)" ;;
+    esac
+    fail "$(printf 'expected: with n = %s, a cudaMalloc of %s bytes that succeeds\nhappened: the program %s; its cudaMalloc calls:\n%s\nusual cause: %s' \
+      "$1" "$bytes" "$RUN_HOW" "$(calls_of cudaMalloc)" "$why")"
+  fi
+  call_field "$rec" ptr
+}
+
+# expect_printed LINE CAUSE: the run printed LINE (computed by the grader), exactly.
+expect_printed() {
+  local prefix=${1%%:*} got
+  grep -qxF -- "$1" "$RUN_DIR/stdout" && return 0
+  got=$(grep -m1 -F -- "${prefix%% [0-9]*}" "$RUN_DIR/stdout" || true)
+  fail "$(printf 'expected: %s\nprinted:  %s\nusual cause: %s' "$1" "${got:-(no such line; the program $RUN_HOW)}" "$2")"
+}
+
+# The probe's questions, in the order it asks them: the printed answer's start, and the trace record
+# that must have produced it (a call with these fields, after the previous answer's call).
+PROBE_QUESTIONS=(
+  "cudaMalloc(&p, 0)|fn=cudaMalloc bytes=0"
+  "cudaFree(NULL)|fn=cudaFree ptr=null"
+  "cudaMalloc(NULL, 16)|fn=cudaMalloc bytes=16 out=null"
+  "cudaFree of a freed pointer|fn=cudaFree ptr=freed#*"
+  "cudaFree of a host pointer|fn=cudaFree ptr=host"
+  "cudaGetLastError|fn=cudaGetLastError"
+  "cudaMalloc of 2^50 bytes|fn=cudaMalloc bytes=1125899906842624"
+  "cudaMalloc of 16 bytes after that|fn=cudaMalloc bytes=16"
+)
+
+# probe_answers: checks each printed answer of the probe run against the call that produced it; sets
+# ANSWER_NS to those calls' order numbers (the failure sweep leaves them alone: they are questions).
+probe_answers() {
+  local q question filter line printed rec after=0 status name second
+  ANSWER_NS=""
+  for q in "${PROBE_QUESTIONS[@]}"; do
+    question=${q%%|*} filter=${q#*|}
+    line=$(grep -m1 -F -- "$question: " "$RUN_DIR/stdout" || true)
+    [ -n "$line" ] || fail "$(printf 'expected: a line "%s: ..." with what the runtime answered\nhappened: no such line; the program %s\nusual cause: the probe question is not written yet' "$question" "$RUN_HOW")"
+    printed=${line#"$question: "}
+    printed=${printed%%,*}
+    # shellcheck disable=SC2086 # the filter is several KEY=VALUE words
+    rec=$(calls $filter | awk -F '\t' -v a="$after" '$1 > a' | head -n 1)
+    [ -n "$rec" ] || fail "$(printf 'expected: the answer "%s" comes from a call %s made by the program\nhappened: it printed the answer, but made no such call after the previous question'"'"'s\nusual cause: an answer typed in instead of asked of the runtime, or a call on the wrong pointer' "$line" "${filter#fn=}")"
+    status=$(call_field "$rec" status)
+    name=$(error_name "$status")
+    [ "$printed" = "$name" ] || fail "$(printf 'expected: "%s" prints what the call returned: %s\nhappened: it printed "%s"; the call %s returned %s\nusual cause: an answer typed in, or the result of another call printed' "$question" "$name" "$printed" "$(call_text "$rec")" "$name")"
+    if [ "$question" = cudaGetLastError ]; then # "A, then B": two calls in a row
+      second=$(calls fn=cudaGetLastError | awk -F '\t' -v a="$(call_field "$rec" n)" '$1 > a' | head -n 1)
+      [[ $line == *", then $(error_name "$(call_field "$second" status)")" ]] ||
+        fail "$(printf 'expected: "cudaGetLastError: A, then B" prints what two cudaGetLastError calls in a row returned\nhappened: it printed "%s"\nusual cause: cudaPeekAtLastError used where cudaGetLastError clears the error, or an answer typed in' "$line")"
+      rec=$second
+    fi
+    ANSWER_NS="$ANSWER_NS $(call_field "$rec" n)"
+    after=$(call_field "$rec" n)
+  done
+}
 
 # hint: Build it yourself with `make run LESSON=1`. The build uses -Wall -Wextra: a warning about an
 # hint: unused variable often means a step is not written yet.
@@ -24,48 +105,59 @@ BYTES=4000000
 # hint: cudaMalloc sets your pointer, so it takes the pointer's address: (void **)&d_data. Its size is
 # hint: in bytes: n elements of sizeof(float) each. Check what it returns before using the pointer.
 @test "step 2: allocates a device buffer of exactly n floats (2 points)" {
+  local n
   require_program
-  run_program --name run --
-  grep -q '^call .* fn=cudaMalloc ' "$RUN_DIR/report" 2>/dev/null ||
-    fail "$(printf 'expected: a cudaMalloc of %s bytes (%s floats)\nhappened: the program made no cudaMalloc call; it %s\nusual cause: the TODO of step 2 is not written yet' "$BYTES" "$N" "$RUN_HOW")"
-  if grep -q '^call n=1 fn=cudaMalloc .*status=1 ' "$RUN_DIR/report"; then
-    fail "$(printf 'expected: cudaMalloc succeeds\nhappened: %s\nusual cause: cudaMalloc writes the new address into your pointer, so it needs the address of the pointer: (void **)&d_data, not d_data' "$(head -n1 "$RUN_DIR/stderr")")"
-  fi
-  local asked
-  asked=$(awk '$1 == "call" && /fn=cudaMalloc / && /status=0/' "$RUN_DIR/report" | sed -n 's/.* bytes=\([0-9]*\).*/\1/p' | head -n1)
-  if ! grep -q "fn=cudaMalloc bytes=$BYTES status=0" "$RUN_DIR/report"; then
-    case $asked in
-      8) why="8 bytes is sizeof(a pointer): the size must be n * sizeof(float)" ;;
-      "$N") why="$N is the number of floats: cudaMalloc counts bytes, n * sizeof(float)" ;;
-      *) why="the size is in bytes: n * sizeof(float)" ;;
-    esac
-    fail "$(printf 'expected: a cudaMalloc of %s bytes (%s floats)\nhappened: the first cudaMalloc asked for %s bytes\nusual cause: %s' "$BYTES" "$N" "${asked:-no}" "$why")"
-  fi
-  expect_exit 0
-  expect_line "allocated " "$(expected_file run.out)" "the message must print the bytes and the element count it allocated"
-  run_program --name run-1000 -- 1000
-  expect_exit 0
-  expect_line "allocated " "$(expected_file run-1000.out)" "the size must follow n, the program's argument"
+  for n in "$N" "$(chosen_n)"; do
+    run_n "$n"
+    data_buffer "$n" >/dev/null
+    expect_exit 0
+    expect_printed "allocated $((n * 4)) bytes for $n floats" "the message must print the bytes and the element count it allocated, for n, the program's argument"
+  done
 }
 
 # hint: A buffer you reuse still holds what was last written to it: cudaMemset(ptr, 0, bytes) clears
 # hint: it. Like cudaMalloc, cudaMemset counts bytes, not elements.
 @test "step 3: clears the reused buffer with cudaMemset (2 points)" {
+  local n buf fill clear add count copy
   require_program
-  run_program --name run --
+  n=$(chosen_n)
+  run_n "$n"
+  buf=$(data_buffer "$n")
+  expect_call cudaMemset "dst=$buf" "bytes=$((n * 4))" value=0 status=0 --because \
+    "the buffer was not cleared, or only partly, or with another byte than 0: cudaMemset(ptr, 0, bytes) counts bytes, n * sizeof(float)"
+  fill=$(first_n fn=cudaLaunchKernel kernel=fill "args=$buf,*")
+  clear=$(calls fn=cudaMemset "dst=$buf" "bytes=$((n * 4))" value=0 | awk -F '\t' -v f="${fill:-0}" '$1 > f' | head -n 1 | cut -f1)
+  add=$(calls fn=cudaLaunchKernel kernel=add "args=$buf,*" | awk -F '\t' -v c="${clear:-0}" '$1 > c' | head -n 1 | cut -f1)
+  [ -n "$clear" ] && [ -n "$add" ] ||
+    fail "$(printf 'expected: the memset of %s between the provided fill and add launches\nhappened: the calls on it were:\n%s\nusual cause: the clear is not where the TODO is' "$buf" "$(calls "dst=$buf"; calls "args=$buf,*" | cut -f1-2,7 | sed 's/^/    /')")"
+  count=$(calls fn=cudaLaunchKernel kernel=count_equal "args=$buf,*" | awk -F '\t' -v a="$add" '$1 > a' | head -n 1)
+  copy=$(calls fn=cudaMemcpy kind=DeviceToHost "src=$(call_field "$count" args | sed 's/.*,//')" status=0 | head -n 1)
+  [ -n "$count" ] && [ -n "$copy" ] ||
+    fail "expected: the count of ones computed on the device (count_equal on $buf) and copied back; happened: the trace has no such launch and copy"
   expect_exit 0
-  expect_line "cleared, then added 1: " "$(expected_file run.out)" \
+  expect_printed "cleared, then added 1: $n of $n elements are 1" \
     "the buffer was not cleared, or only partly: cudaMemset counts bytes, so clearing n floats takes n * sizeof(float)"
 }
 
 # hint: cudaMemGetInfo(&free, &total) reports the device's free memory now. Ask once before the
 # hint: allocations and once after them; compare the free values, not the totals.
 @test "step 4: measures free device memory before and after allocating (2 points)" {
+  local n before after alloc dropped
   require_program
-  run_program --name run --
+  n=$(chosen_n)
+  run_n "$n"
+  alloc=$(first_n fn=cudaMalloc "bytes=$((n * 4))" status=0)
+  [ -n "$alloc" ] || data_buffer "$n" >/dev/null
+  before=$(calls fn=cudaMemGetInfo status=0 | awk -F '\t' -v a="$alloc" '$1 < a' | tail -n 1)
+  after=$(calls fn=cudaMemGetInfo status=0 | awk -F '\t' -v a="$alloc" '$1 > a' | head -n 1)
+  [ -n "$before" ] && [ -n "$after" ] ||
+    fail "$(printf 'expected: a cudaMemGetInfo before the cudaMalloc of %s bytes and one after it\nhappened: its cudaMemGetInfo calls:\n%s\nusual cause: the two cudaMemGetInfo calls must bracket the allocations' "$((n * 4))" "$(calls_of cudaMemGetInfo)")"
+  dropped=$(( $(call_field "$before" free) - $(call_field "$after" free) ))
+  [ "$dropped" -ge $((n * 4)) ] ||
+    fail "expected: free memory dropped by at least $((n * 4)) bytes between the two calls; happened: it dropped by $dropped bytes"
   expect_exit 0
-  expect_line "free device memory dropped by at least " "$(expected_file run.out)" \
-    "the two cudaMemGetInfo calls must bracket the allocations, and the drop is free_before - free_after"
+  expect_printed "free device memory dropped by at least $((n * 4)) bytes: yes" \
+    "the drop is free_before - free_after, from the two cudaMemGetInfo calls, compared with the bytes allocated"
 }
 
 # hint: Make each call the question names and print what it returns; the chapter's tables say
@@ -74,8 +166,9 @@ BYTES=4000000
   require_program
   run_program --name probe -- --probe
   expect_exit 0
+  probe_answers
   expect_output "$(expected_file probe.out)" \
-    "an answer typed in instead of asked of the runtime, cudaPeekAtLastError used where cudaGetLastError clears the error, or a call on the wrong pointer"
+    "a question asked with other arguments than it names, or a call on the wrong pointer"
 }
 
 # hint: Free every buffer in one cleanup block that every exit path reaches (goto cleanup), and free
@@ -98,10 +191,13 @@ BYTES=4000000
   expect_memcheck_clean 1000
 }
 
-# hint: When an allocation fails: print one line "error: cudaMalloc of N bytes failed: <cudaGetErrorString>"
+# hint: When an allocation or any other CUDA call fails: print one line "error: CALL of N bytes failed: <cudaGetErrorString>"
 # hint: on stderr, free what is already allocated (goto cleanup), and exit with status 1.
 @test "step 8: survives running out of device memory (3 points)" {
   require_program
   expect_real_oom
-  oom_sweep
+  fault_sweep "$(chosen_n)"
+  run_program --name probe -- --probe
+  probe_answers
+  fault_sweep --name sweep-probe --skip "$ANSWER_NS" -- --probe
 }

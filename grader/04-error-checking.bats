@@ -213,10 +213,10 @@ launch_line() {
     expect_exit 1
     [ -f "$RUN_DIR/report" ] ||
       fail "$(printf 'expected: a leak report at exit\nhappened: none was written; the program %s\nusual cause: %s' "$RUN_HOW" "$(cause_of_run)")"
-    after=$(grep -c '^free .* status=[1-9]' "$RUN_DIR/report" || true)
+    after=$(calls class=free | awk -F '\t' '$4 != 0' | grep -c . || true)
     [ "$after" -eq 0 ] ||
       fail "$(printf 'expected: after the sticky error of errors --%s, no more CUDA calls\nhappened: %s free call(s) failed after it:\n%s\nusual cause: is_sticky() does not recognise %s, or the cleanup frees whatever the error was' \
-        "$mode" "$after" "$(grep '^free .* status=[1-9]' "$RUN_DIR/report" | head -n 3 | sed 's/ site=.*//; s/^/    /')" \
+        "$mode" "$after" "$(calls class=free | awk -F '\t' '$4 != 0' | head -n 3 | while IFS= read -r c; do printf '    %s\n' "$(call_text "$c")"; done)" \
         "$([ "$mode" = assert ] && echo "cudaErrorAssert (710)" || echo "cudaErrorIllegalAddress (700)")")"
   done
 }
@@ -241,5 +241,5 @@ launch_line() {
     fail "$(printf 'expected: one cudaMalloc of 400000000000 bytes\nhappened: the program made %s such calls\nusual cause: CHECK_CUDA evaluates its argument twice (once to test it, once to print it): each use runs the call again' "$calls")"
   expect_error_line "${alloc:-?}" cudaMalloc "cudaMalloc((void **)&d_data, bytes)" \
     "the line must point at the cudaMalloc of d_data, the call that failed" "$OUT_OF_MEMORY"
-  oom_sweep
+  fault_sweep --format located
 }

@@ -75,8 +75,11 @@ static cudaError_t device_summary(const float *d, size_t n, unsigned long long *
     }
     // Blocking copies: they wait for the kernel. Each count is in bytes: sizeof the thing, not 1.
     err = cudaMemcpy(first, d, sizeof(*first), cudaMemcpyDeviceToHost);
-    if (err == cudaSuccess)
-        err = cudaMemcpy(sum, d_sum, sizeof(*sum), cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess) {
+        print_error("cudaMemcpy device to host", sizeof(*first), err);
+        return err;
+    }
+    err = cudaMemcpy(sum, d_sum, sizeof(*sum), cudaMemcpyDeviceToHost);
     if (err != cudaSuccess)
         print_error("cudaMemcpy device to host", sizeof(*sum), err);
     return err;

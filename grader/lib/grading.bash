@@ -9,6 +9,8 @@ WB_BUILD=${WB_BUILD:-$WB_ROOT/build}
 . "$WB_ROOT/grader/lib/build.sh"
 # shellcheck source=grader/lib/backend.sh
 . "$WB_ROOT/grader/lib/backend.sh"
+# shellcheck source=grader/lib/trace.bash
+. "$WB_ROOT/grader/lib/trace.bash"
 bats_load_library bats-support
 bats_load_library bats-assert
 bats_load_library bats-file
@@ -16,7 +18,7 @@ bats_load_library bats-file
 WB_LESSON=${WB_LESSON:-$(basename "$BATS_TEST_FILENAME" .bats)}
 WB_TIMEOUT=${WB_TIMEOUT:-20}           # seconds one run of the student's program may take
 WB_OUTPUT_CAP_KB=${WB_OUTPUT_CAP_KB:-1024} # what it may write, per file, before it is stopped
-WB_SWEEP_MAX=${WB_SWEEP_MAX:-64}       # allocation calls the out-of-memory sweep tries at most
+WB_SWEEP_MAX=${WB_SWEEP_MAX:-64}       # call sites the failure sweep tries at most, per mode
 WB_SANITIZER_EXIT=86                   # compute-sanitizer's exit status when it found errors
 
 # The folder this run of the grader works in (build outputs, program runs, the snapshot of expected/).
@@ -119,7 +121,7 @@ cause_of_run() {
     *SIGABRT*) echo "a failed host assert, or a double free of host memory (free, not cudaFree)" ;;
     *"timed out"*) echo "a loop that never ends, or a wait for something that never happens" ;;
     *printed*) echo "printing inside a loop that runs far more often than intended" ;;
-    *) if [ "$(report_total alloc-calls)" = 0 ] && grep -q 'invalid argument' "$RUN_DIR/stderr" 2>/dev/null; then
+    *) if [ "$(report_total alloc-calls)" = "0" ] && grep -q 'invalid argument' "$RUN_DIR/stderr" 2>/dev/null; then
          echo "a CUDA call got a NULL device pointer: the program has not allocated anything yet (the allocation step comes first)"
        else
          echo "read the program's own error message above"
@@ -179,13 +181,22 @@ site_text() {
       command -v addr2line >/dev/null 2>&1 || return 0
       # The innermost frame: at -O2 nvcc's debug information names it after its intermediate file
       # (tmpxft_..._alloc.cudafe1.cpp:56) while the line is the student's (alloc.cu:56).
-      line=$(addr2line -i -e "$(program)" "${site#+}" 2>/dev/null | head -n 1)
-      line=${line##*/}
-      line=${line%% *}
-      if [[ $line =~ ^tmpxft_[0-9a-f_-]+_(.+)\.cudafe1\.cpp:([0-9]+)$ ]]; then
-        line=${BASH_REMATCH[1]}.cu:${BASH_REMATCH[2]}
-      fi
-      [[ $line =~ :[0-9]+$ ]] && printf '%s' "$line" ;;
+      # The first frame (innermost first) in one of the student's files: a call inlined from a header
+      # (cudaMalloc<T>) names the student's line. At -O2 nvcc's debug information names inlined frames
+      # after its intermediate file (tmpxft_..._alloc.cudafe1.cpp:56) while the line is the student's.
+      local frame first="" files
+      files=" $(student_files)"
+      while read -r frame; do
+        frame=${frame##*/}
+        frame=${frame%% *}
+        if [[ $frame =~ ^tmpxft_[0-9a-f_-]+_(.+)\.cudafe1\.cpp:([0-9]+)$ ]]; then
+          frame=${BASH_REMATCH[1]}.cu:${BASH_REMATCH[2]}
+        fi
+        [[ $frame =~ :[0-9]+$ ]] || continue
+        [ -n "$first" ] || first=$frame
+        [[ $files == *" ${frame%%:*} "* ]] && { printf '%s' "$frame"; return 0; }
+      done < <(addr2line -i -e "$(program)" "${site#+}" 2>/dev/null)
+      printf '%s' "$first" ;;
     \?|"") ;;
     *) printf '%s' "${site##*/}" ;;
   esac
@@ -224,10 +235,8 @@ expect_no_invalid_frees() {
   bad=$(report_total invalid-frees)
   [ "${bad:-0}" = 0 ] && return 0
   fail "$(printf 'expected: each allocation freed exactly once, with the matching call\nhappened: %s free call(s) returned cudaErrorInvalidValue:\n%s\nusual cause: freeing a pointer twice (set it to NULL after freeing it), or cudaFree on memory from cudaMallocHost' \
-    "$bad" "$(grep 'invalid=1' "$RUN_DIR/report" | head -n 5 | while read -r l; do
-      s=$(site_text "$(sed -n 's/.* site=\([^ ]*\).*/\1/p' <<<"$l")")
-      printf '    %s(%s)%s\n' "$(sed -n 's/.* fn=\([^ ]*\).*/\1/p' <<<"$l")" \
-        "$(sed -n 's/.* ptr=\([^ ]*\).*/\1/p' <<<"$l")" "${s:+ at $s}"
+    "$bad" "$(calls class=free invalid=1 | head -n 5 | while IFS= read -r c; do
+      printf '    %s(%s) at %s\n' "$(call_field "$c" fn)" "$(call_field "$c" ptr)" "$(call_field "$c" line)"
     done)")"
 }
 
@@ -236,8 +245,8 @@ expect_no_invalid_frees() {
 # expect_oom_contract CALL [ARGS...]: the last run broke off with the contract's line naming CALL.
 expect_oom_contract() {
   local call=$1 lines first
-  lines=$(grep -c . "$RUN_DIR/stderr" || true)
-  first=$(grep -m1 . "$RUN_DIR/stderr" || true)
+  lines=$(grep -c '^error: ' "$RUN_DIR/stderr" || true)
+  first=$(grep -m1 '^error: ' "$RUN_DIR/stderr" || grep -m1 . "$RUN_DIR/stderr" || true)
   if [ "$RUN_NORMAL" != 1 ] || [ "$RUN_STATUS" -ne 1 ]; then
     echo "it $RUN_HOW (the contract: exit status 1); stderr: ${first:-(nothing)}"
     return 1
@@ -248,7 +257,7 @@ expect_oom_contract() {
   fi
   if [ "$lines" -ne 1 ] || [[ $first != "error: "* ]] || [[ $first != *"$call"* ]] ||
     [[ $first != *": out of memory" ]]; then
-    echo "its stderr should be one line that starts with \"error: \", names $call and ends with \": out of memory\"; it printed $lines line(s): ${first:-(nothing)}"
+    echo "its stderr should have one line that starts with \"error: \", names $call and ends with \": out of memory\"; it printed $lines such line(s): ${first:-(nothing)}"
     return 1
   fi
   expect_no_leaks >/dev/null 2>&1 || { echo "it did not release what it had allocated:"; leak_lines; return 1; }
@@ -265,31 +274,109 @@ expect_real_oom() {
       "$example" "$why" "$cause")"
 }
 
-# oom_sweep [--name PREFIX] [ARGS...]: counts the allocation calls of a normal run, then fails each in
-# turn. PREFIX (default "sweep") names the runs, so that one grader can sweep several modes.
-oom_sweep() {
-  local k n call why site bytes prefix=sweep
-  if [ "${1:-}" = --name ]; then
-    prefix=$2
-    shift 2
+# The error string an injected failure of a call of CLASS makes (grader/README.md, "A failure at every call").
+injected_code() {
+  case $1 in
+    alloc|create) echo 2 ;;
+    sync) echo 700 ;;
+    *) echo 1 ;;
+  esac
+}
+
+# contract_kept RECORD FORMAT: the last run, in which the call RECORD failed, kept the contract; prints why
+# not and returns 1 otherwise. FORMAT "plain" (lessons 01-03: the line names the call and its bytes) or
+# "located" (lesson 04: "error: FILE:LINE: CALL failed: NAME: STRING", FILE:LINE the call's own line).
+contract_kept() {
+  local rec=$1 format=$2 fn class bytes code string lines line names=() ok=0 n sticky
+  fn=$(call_field "$rec" fn) class=$(call_field "$rec" class) bytes=$(call_field "$rec" bytes)
+  code=$(injected_code "$class")
+  string=$(error_string "$code")
+  if [ "$RUN_NORMAL" != 1 ] || [ "$RUN_STATUS" -ne 1 ]; then
+    echo "it $RUN_HOW (the contract: exit status 1); stderr: $(grep -m1 . "$RUN_DIR/stderr" || echo '(nothing)')"
+    return 1
   fi
+  lines=$(grep -c '^error: ' "$RUN_DIR/stderr" || true)
+  line=$(grep -m1 '^error: ' "$RUN_DIR/stderr" || true)
+  if [ "$lines" -ne 1 ]; then
+    echo "it printed $lines lines starting with \"error: \" on stderr, not one:"
+    excerpt "$RUN_DIR/stderr" 4
+    return 1
+  fi
+  names=("$fn")
+  case $fn in
+    cudaLaunchKernel) names+=(launch "$(call_field "$rec" kernel)" cudaGetLastError cudaPeekAtLastError) ;;
+    cudaMalloc*|cudaHostAlloc) ;;
+  esac
+  for n in "${names[@]}"; do [ -n "$n" ] && [[ $line == *"$n"* ]] && ok=1; done
+  if [ "$ok" = 0 ]; then
+    echo "its line does not name the call that failed ($fn): $line"
+    return 1
+  fi
+  if [[ $line != *": $string" ]]; then
+    echo "its line does not end with CUDA's string for error $code, \": $string\": $line"
+    return 1
+  fi
+  if [ "$format" = plain ] && [ -n "$bytes" ] && [ "$bytes" != 0 ] && [[ $line != *" $bytes "* ]]; then
+    echo "its line does not say how many bytes the call was for ($bytes, as in the trace): $line"
+    return 1
+  fi
+  if [ "$format" = located ] && [ "$fn" != cudaLaunchKernel ] &&
+    [[ $line != "error: $(call_field "$rec" line): "* ]]; then
+    echo "its line does not give the line of the call that failed ($(call_field "$rec" line)): $line"
+    return 1
+  fi
+  sticky=$(awk '$1 == "sticky" { print $2 }' "$RUN_DIR/report" 2>/dev/null)
+  # After a sticky error nothing can be freed: the driver takes the memory back when the process ends.
+  [ -n "$sticky" ] && return 0
+  expect_no_leaks >/dev/null 2>&1 || { echo "it did not release what it held:"; leak_lines; return 1; }
+}
+
+# fault_sweep [--name PREFIX] [--format plain|located] [--skip "N..."] [--] ARGS...: runs the program with
+# ARGS, then once more for each distinct call site of that run (a line of the student's file and the
+# function it called there), failing the first call made there (CUDAWB_FAIL_CALL), and checks the
+# contract each time. --skip: order numbers of calls not to fail (a probe's questions). Allocations,
+# stream and event creations, operations and synchronizing calls are failed; releases, error-state
+# reads and completion queries are not, nor calls that already fail in the normal run.
+fault_sweep() {
+  local prefix=sweep format=plain skip="" count_dir rec key n k=0 total why keys=" " sites=() site
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --name) prefix=$2; shift 2 ;;
+      --format) format=$2; shift 2 ;;
+      --skip) skip=" $2 "; shift 2 ;;
+      --) shift; break ;;
+      *) break ;;
+    esac
+  done
   run_program --name "$prefix-count" -- "$@"
   expect_exit 0
-  k=$(report_total alloc-calls)
-  if [ -z "$k" ] || [ "$k" -eq 0 ]; then
-    fail "expected: at least one allocation call in a normal run; the report counted ${k:-none}"
-  fi
-  [ "$k" -le "$WB_SWEEP_MAX" ] || k=$WB_SWEEP_MAX
-  for n in $(seq 1 "$k"); do
-    call=$(grep -m1 "^call n=$n " "$(wb_work)/runs/$prefix-count/report")
-    run_program --name "$prefix-$n" --env "CUDAWB_FAIL_ALLOC=$n" -- "$@"
-    why=$(expect_oom_contract "$(sed -n 's/.* fn=\([^ ]*\).*/\1/p' <<<"$call")") && continue
-    bytes=$(sed -n 's/.* bytes=\([^ ]*\).*/\1/p' <<<"$call")
-    site=$(site_text "$(sed -n 's/.* site=\([^ ]*\).*/\1/p' <<<"$call")")
-    fail "$(printf 'expected: when allocation call %s of %s (%s of %s bytes%s) fails, the program prints one "error: ..." line, frees what it holds and exits with status 1\nhappened: %s\nusual cause: an unchecked return value, an exit() or return that skips the cleanup, or a cleanup that misses a buffer' \
-      "$n" "$k" "$(sed -n 's/.* fn=\([^ ]*\).*/\1/p' <<<"$call")" "$bytes" "${site:+ at $site}" "$why")"
+  count_dir=$RUN_DIR
+  while IFS= read -r rec; do
+    n=$(call_field "$rec" n)
+    [[ $skip == *" $n "* ]] && continue
+    key="$(call_field "$rec" line)|$(call_field "$rec" fn)|$(call_field "$rec" kernel)"
+    [[ $keys == *" $key "* ]] && continue
+    keys="$keys$key "
+    sites+=("$rec")
+  done < <(calls status=0 | awk -F '\t' '$3 ~ /^(alloc|create|op|sync)$/')
+  total=${#sites[@]}
+  [ "$total" -gt 0 ] || fail "expected: CUDA calls in a normal run of the program; its trace has none"
+  [ "$total" -le "$WB_SWEEP_MAX" ] || total=$WB_SWEEP_MAX
+  for site in "${sites[@]:0:$total}"; do
+    k=$((k + 1))
+    n=$(call_field "$site" n)
+    [ -z "${WB_PROGRESS:-}" ] || printf '# sweeping %s: call site %s of %s\n' "$prefix" "$k" "$total" >&3
+    run_program --name "$prefix-$n" --env "CUDAWB_FAIL_CALL=$n" -- "$@"
+    why=$(contract_kept "$site" "$format") && continue
+    RUN_DIR=$count_dir
+    fail "$(printf 'expected: when a CUDA call fails, the program prints one "error: ..." line naming it, releases what it holds and exits with status 1 (%s call sites of this run swept, %s kept the contract)\nhappened: %s failed with error %s (%s), and %s\nusual cause: an unchecked return value, an exit() or return that skips the cleanup, or a cleanup that misses a buffer' \
+      "$total" "$((k - 1))" "$(call_text "$site")" "$(injected_code "$(call_field "$site" class)")" \
+      "$(error_string "$(injected_code "$(call_field "$site" class)")")" "$why")"
   done
 }
+
+# The out-of-memory sweep of lessons written before every call was swept: the same sweep.
+oom_sweep() { fault_sweep "$@"; }
 
 # --- the memory checker --------------------------------------------------------------------------
 

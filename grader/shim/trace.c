@@ -514,7 +514,7 @@ void tr_pitch(struct tr_rec *r, const size_t *pitch, size_t height)
 
 /* A free is invalid when the runtime rejects the pointer (freed twice, a host pointer, an interior
    pointer, pinned memory given to cudaFree); a sticky error is not the pointer's fault. */
-void tr_free(struct tr_rec *r, const void *ptr, enum tr_kind kind)
+void tr_free(struct tr_rec *r, const void *ptr, int kinds)
 {
     size_t i;
     if (ptr == NULL)
@@ -522,7 +522,7 @@ void tr_free(struct tr_rec *r, const void *ptr, enum tr_kind kind)
     pthread_mutex_lock(&lock);
     if (r->status == cudaSuccess) {
         for (i = nallocs; i-- > 0;)
-            if (allocs[i].live && allocs[i].base == (uintptr_t)ptr && (allocs[i].kind & kind) != 0) {
+            if (allocs[i].live && allocs[i].base == (uintptr_t)ptr && ((int)allocs[i].kind & kinds) != 0) {
                 allocs[i].live = 0;
                 break;
             }

@@ -59,7 +59,7 @@ void tr_launch(struct tr_rec *r, const void *func, dim3 grid, dim3 block, void *
 void tr_out_size(struct tr_rec *r, const char *key, const size_t *p);
 void tr_new_alloc(struct tr_rec *r, enum tr_kind kind, void **ptr, size_t bytes);
 void tr_pitch(struct tr_rec *r, const size_t *pitch, size_t height);
-void tr_free(struct tr_rec *r, const void *ptr, enum tr_kind kind);
+void tr_free(struct tr_rec *r, const void *ptr, int kinds); /* kinds: the tr_kind values the call may release */
 void tr_new_stream(struct tr_rec *r, cudaStream_t *s);
 void tr_end_stream(struct tr_rec *r, cudaStream_t s);
 void tr_new_event(struct tr_rec *r, cudaEvent_t *e);

@@ -1,0 +1,139 @@
+# Reading the trace (grader/README.md, "The trace"): what the program did, as sentences a step can check.
+# Loaded by grading.bash. Every helper reads the last run's report ($RUN_DIR/report) through calls.tsv,
+# which trace_table writes once per run: one line per call record, its site resolved to the student's line.
+
+# shellcheck shell=bash
+
+# The base names of the lesson's own source files (a call site is named by the first frame in one of them).
+student_files() { (cd "$(wb_work)/build/src" 2>/dev/null && ls) | tr '\n' ' '; }
+
+# trace_table: writes $RUN_DIR/calls.tsv from the report, once. Columns: n, fn, class, status, line (the
+# student's file:line that led to the call, or the call's own site), times (1 + its aggregated repeats),
+# then the record's other key=value fields.
+trace_table() {
+  local report=$RUN_DIR/report table=$RUN_DIR/calls.tsv addrs
+  [ -f "$table" ] && return 0
+  [ -f "$report" ] || { : >"$table"; return 0; }
+  addrs=$(grep -o ' stack=[^ ]*' "$report" | cut -d= -f2 | tr ',' '\n' | sed 's/^+//' | sort -u || true)
+  {
+    if [ -n "$addrs" ] && command -v addr2line >/dev/null 2>&1; then
+      # shellcheck disable=SC2086 # one address per word
+      addr2line -a -f -i -C -e "$(program)" $addrs 2>/dev/null | sed 's/^/A\t/'
+    fi
+    printf 'ADDRS\t%s\n' "$(printf '%s' "$addrs" | tr '\n' ' ')"
+    sed 's/^/R\t/' "$report"
+  } | awk -F '\t' -v files=" $(student_files)" '
+    function base(loc) { sub(/ \(discriminator [0-9]+\)$/, "", loc); sub(/^.*\//, "", loc); return loc }
+    function mapped(loc,   m) {  # nvcc -O2 names inlined frames after its intermediate file
+      if (match(loc, /^tmpxft_[0-9a-f_-]+_/)) { m = substr(loc, RLENGTH + 1); sub(/\.cudafe1\.cpp:/, ".cu:", m); return m }
+      return loc
+    }
+    function student(loc,   f) { f = loc; sub(/:.*/, "", f); return f != "" && index(files, " " f " ") > 0 }
+    $1 == "A" {
+      if ($2 ~ /^0x/) { k++; nf[k] = 0; expect_fn = 1; next }
+      if (expect_fn) { fnname[k, nf[k]] = $2; expect_fn = 0 }
+      else { loc[k, nf[k]] = mapped(base($2)); nf[k]++; expect_fn = 1 }
+      next
+    }
+    $1 == "ADDRS" { n = split($2, list, " "); for (i = 1; i <= n; i++) idx[list[i]] = i; next }
+    $1 == "R" && $2 ~ /^call / {
+      line = substr($2, 6); site = ""; stack = ""; kernel = ""; out = ""; split("", f)
+      nw = split(line, w, " ")
+      for (i = 1; i <= nw; i++) {
+        key = w[i]; sub(/=.*/, "", key); val = substr(w[i], length(key) + 2)
+        if (key == "site") site = val
+        else if (key == "stack") stack = val
+        else { if (key == "kernel") kernel = val; f[key] = val; if (key != "n" && key != "fn" && key != "class" && key != "status") out = out " " w[i] }
+      }
+      at = student(site) ? site : ""
+      if (at == "" && stack != "") {
+        ns = split(stack, st, ",")
+        for (s = 1; s <= ns && at == ""; s++) {
+          a = st[s]; sub(/^\+0x/, "", a); j = idx[a]
+          for (q = 0; j && q < nf[j] && at == ""; q++) {
+            fname = fnname[j, q]; sub(/\(.*/, "", fname)
+            if (fname ~ /^__device_stub_/ || (kernel != "" && fname == kernel)) continue
+            if (student(loc[j, q])) at = loc[j, q]
+          }
+        }
+      }
+      if (at == "") at = site
+      if (pending) print pending "\t" times "\t" prev_out
+      pending = f["n"] "\t" f["fn"] "\t" f["class"] "\t" f["status"] "\t" at; times = 1; prev_out = substr(out, 2)
+      next
+    }
+    $1 == "R" && $2 ~ /^again / { c = $2; sub(/.*count=/, "", c); sub(/ .*/, "", c); times += c; next }
+    END { if (pending) print pending "\t" times "\t" prev_out }' >"$table"
+}
+
+# calls [KEY=VALUE]...: the last run's call records with every KEY=VALUE (fn, class, status, line or any
+# field of the record; VALUE may end in * to match a prefix), one per line as calls.tsv has them.
+calls() {
+  trace_table
+  awk -F '\t' -v want="$*" '
+    BEGIN { n = split(want, w, " ") }
+    {
+      split("", f); f["n"] = $1; f["fn"] = $2; f["class"] = $3; f["status"] = $4; f["line"] = $5; f["times"] = $6
+      m = split($7, kv, " ")
+      for (i = 1; i <= m; i++) { k = kv[i]; sub(/=.*/, "", k); f[k] = substr(kv[i], length(k) + 2) }
+      for (i = 1; i <= n; i++) {
+        k = w[i]; sub(/=.*/, "", k); v = substr(w[i], length(k) + 2)
+        if (!(k in f)) next
+        if (v ~ /\*$/) { if (index(f[k], substr(v, 1, length(v) - 1)) != 1) next }
+        else if (f[k] != v) next
+      }
+      print
+    }' "$RUN_DIR/calls.tsv"
+}
+
+# call_field RECORD KEY: one field of a line of calls (n, fn, class, status, line, times, or a key=value).
+call_field() {
+  case $2 in
+    n) cut -f1 <<<"$1" ;; fn) cut -f2 <<<"$1" ;; class) cut -f3 <<<"$1" ;; status) cut -f4 <<<"$1" ;;
+    line) cut -f5 <<<"$1" ;; times) cut -f6 <<<"$1" ;;
+    *) cut -f7 <<<"$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1 ;;
+  esac
+}
+
+# A call record as a student reads it: "cudaMemset(dst=alloc#1 value=0 bytes=4000) = 0 at alloc.cu:42".
+call_text() {
+  printf '%s(%s) returned %s at %s' "$(call_field "$1" fn)" "$(cut -f7 <<<"$1" | cut -c1-140)" \
+    "$(call_field "$1" status)" "$(call_field "$1" line)"
+}
+
+# The program's calls of FN, for a failure message (at most 6, and how many there were).
+calls_of() {
+  local all count
+  all=$(calls "fn=$1")
+  count=$(grep -c . <<<"$all" || true)
+  [ "$count" -gt 0 ] || { echo "    (no $1 call at all)"; return; }
+  head -n 6 <<<"$all" | while IFS= read -r c; do printf '    %s\n' "$(call_text "$c")"; done
+  [ "$count" -le 6 ] || echo "    ... ($count in all)"
+}
+
+# expect_call FN [KEY=VALUE]... [--because CAUSE]: the last run made a call of FN with those fields.
+expect_call() {
+  local fn=$1 cause="" want=()
+  shift
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --because) cause=$2; shift 2 ;;
+      *) want+=("$1"); shift ;;
+    esac
+  done
+  [ -n "$(calls "fn=$fn" "${want[@]}")" ] && return 0
+  fail "$(printf 'expected: a call %s(%s)\nhappened: the program %s; its %s calls:\n%s\nusual cause: %s' \
+    "$fn" "${want[*]}" "$RUN_HOW" "$fn" "$(calls_of "$fn")" "${cause:-read the chapter section on $fn}")"
+}
+
+# first_n [KEY=VALUE]...: the order number of the first call with those fields (nothing when none).
+first_n() { calls "$@" | head -n 1 | cut -f1; }
+
+# error_name CODE: cudaGetErrorName of CODE, from CUDA 13.0's table (cpu/include/cudawb/errors.def).
+error_name() {
+  sed -n "s/^CUDAWB_ERROR($1, \([A-Za-z0-9_]*\),.*/\1/p" "$WB_ROOT/cpu/include/cudawb/errors.def"
+}
+# error_string CODE: cudaGetErrorString of CODE.
+error_string() {
+  sed -n "s/^CUDAWB_ERROR($1, [A-Za-z0-9_]*, \"\(.*\)\")$/\1/p" "$WB_ROOT/cpu/include/cudawb/errors.def"
+}
