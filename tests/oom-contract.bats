@@ -12,7 +12,7 @@ setup() {
 
 # report LIVE [LEAK_LINE]: a leak report as the shim writes it.
 report() {
-  printf 'cudawb-report 1\nalloc-calls 2\ninvalid-frees 0\nlive-handles 0\nlive %s 0\n%s' "$1" "${2:-}" >"$RUN_DIR/report"
+  printf 'cudawb-report 2\nalloc-calls 2\ninvalid-frees 0\nlive-handles 0\nlive %s 0\n%s' "$1" "${2:-}" >"$RUN_DIR/report"
 }
 
 @test "the contract holds: one error line naming the call, exit status 1, nothing left" {
@@ -36,15 +36,18 @@ report() {
   report 0
   run expect_oom_contract cudaMalloc
   assert_failure
-  assert_output --partial 'should be one line that starts with "error: ", names cudaMalloc'
+  assert_output --partial 'should have one line that starts with "error: ", names cudaMalloc'
 }
 
-@test "more than one line on stderr breaks the contract" {
-  printf 'error: cudaMalloc of 4 bytes failed: out of memory\ncleaning up\n' >"$RUN_DIR/stderr"
+@test "more than one error line on stderr breaks the contract; other lines on stderr do not" {
+  printf 'error: cudaMalloc of 4 bytes failed: out of memory\nerror: cleaning up\n' >"$RUN_DIR/stderr"
   report 0
   run expect_oom_contract cudaMalloc
   assert_failure
-  assert_output --partial "printed 2 line(s)"
+  assert_output --partial "printed 2 such line(s)"
+  printf 'error: cudaMalloc of 4 bytes failed: out of memory\ncleaning up\n' >"$RUN_DIR/stderr"
+  run expect_oom_contract cudaMalloc
+  assert_success
 }
 
 @test "memory still allocated at exit breaks the contract and is listed" {
@@ -56,38 +59,43 @@ report() {
 }
 
 @test "a double free is reported with the call that made it" {
-  printf 'cudawb-report 1\nfree fn=cudaFree ptr=0x7f00 status=1 site=alloc.cu:90 invalid=1\ninvalid-frees 1\n' >"$RUN_DIR/report"
+  mkdir -p "$WB_WORK/build/src" && : >"$WB_WORK/build/src/alloc.cu"
+  printf 'cudawb-report 2\ncall n=7 fn=cudaFree class=free status=1 site=alloc.cu:90 ptr=freed#1 invalid=1\ninvalid-frees 1\n' >"$RUN_DIR/report"
   run expect_no_invalid_frees
   assert_failure
-  assert_output --partial "cudaFree(0x7f00) at alloc.cu:90"
+  assert_output --partial "cudaFree(freed#1) at alloc.cu:90"
 }
 
 @test "a call site is named by the student's file and line, also when nvcc's debug information names its intermediate file" {
   command -v nvcc >/dev/null 2>&1 && command -v objdump >/dev/null 2>&1 || skip "needs nvcc and objdump"
-  local src=$WB_ROOT/solutions/01-allocation/alloc.cu call want wrap=${WB_WRAPPED[*]}
-  mkdir -p "$WB_WORK/build"
-  nvcc -O2 -g -arch=sm_90 -I "$WB_ROOT/kernels" -o "$WB_WORK/build/program" "$src" "$(shim_object cudawb_shim)" \
-    -Xlinker "--wrap=${wrap// /,--wrap=}"
+  local src=$WB_ROOT/solutions/01-allocation/alloc.cu call want wrap
+  wrap=$("$WB_ROOT/grader/shim/wrapped.sh")
+  mkdir -p "$WB_WORK/build/src" && cp "$src" "$WB_WORK/build/src/"
+  nvcc -O2 -g -arch=sm_90 -I "$WB_ROOT/kernels" -o "$WB_WORK/build/program" "$src" "$(shim_object trace)" \
+    "$(shim_object wrappers)" "$(shim_object kernel_info)" -Xlinker "--wrap=${wrap//$'\n'/,--wrap=}"
   call=$(objdump -d --no-show-raw-insn "$WB_WORK/build/program" | grep -m1 'call.*<__wrap_cudaMalloc>' | awk '{print $1}' | tr -d :)
   want=alloc.cu:$(grep -n -m1 'cudaMalloc((void \*\*)&d_data' "$src" | cut -d: -f1)
   assert_equal "$(site_text "$(printf '+0x%x' $((0x$call + 4)))")" "$want"
 }
 
-@test "one grader can sweep two modes of a program, each under its own run names" {
+@test "one grader can sweep two modes of a program, each under its own run names, failing every call site" {
   require_backend
   export WB_BACKEND
   WB_BACKEND=$(wb_backend)
   backend_choose "$WB_BACKEND"
   build_program 01-allocation "$WB_ROOT/solutions/01-allocation" "$WB_WORK/build"
-  oom_sweep
-  oom_sweep --name small 1000
+  fault_sweep
+  fault_sweep --name small 1000
   assert_file_exists "$WB_WORK/runs/sweep-2/report"
   assert_file_exists "$WB_WORK/runs/small-2/report"
-  assert_file_contains "$WB_WORK/runs/small-1/stderr" "^error: cudaMalloc of 4000 bytes failed: out of memory$"
+  assert_file_contains "$WB_WORK/runs/small-2/stderr" "^error: cudaMalloc of 4000 bytes failed: out of memory$"
+  # a memset and a launch are failed too, each with its own error
+  grep -qx "error: cudaMemset of 4000 bytes failed: invalid argument" "$WB_WORK"/runs/small-*/stderr
+  grep -q 'fn=cudaLaunchKernel .*injected=1' "$WB_WORK"/runs/small-*/report
 }
 
 @test "a stream or event still alive at exit is a leak, and the message counts it" {
-  printf 'cudawb-report 1\nalloc-calls 1\ninvalid-frees 0\nlive-handles 0\nlive-streams 2\nlive-events 0\nlive 0 0\n' >"$RUN_DIR/report"
+  printf 'cudawb-report 2\nalloc-calls 1\ninvalid-frees 0\nlive-handles 0\nlive-streams 2\nlive-events 0\nlive 0 0\n' >"$RUN_DIR/report"
   run expect_no_leaks
   assert_failure
   assert_output --partial "still alive at exit: 0 allocation(s), 2 stream(s), 0 event(s), 0 cuBLAS handle(s)"

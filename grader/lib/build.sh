@@ -14,8 +14,8 @@ WB_COMPILE_TIMEOUT=180
 # once; prints its path. The CPU backend builds the same sources itself (cpu/Makefile).
 shim_object() {
   local obj=$WB_BUILD/tools/shim-$1.o src=$WB_ROOT/grader/shim/$1.c newest
-  newest=$(ls -t "$WB_ROOT"/grader/shim/*.[ch] "$WB_ROOT"/grader/shim/*.def | head -n 1)
-  if [ ! -f "$obj" ] || [ "$obj" -ot "$newest" ]; then
+  newest=$(find "$WB_ROOT/grader/shim" -newer "$obj" -print -quit 2>/dev/null || true)
+  if [ ! -f "$obj" ] || [ -n "$newest" ]; then
     mkdir -p "${obj%/*}"
     nvcc -O2 -c "$src" -o "$obj" >"$obj.log" 2>&1 || { cat "$obj.log" >&2; return 1; }
   fi

@@ -287,7 +287,8 @@ injected_code() {
 # not and returns 1 otherwise. FORMAT "plain" (lessons 01-03: the line names the call and its bytes) or
 # "located" (lesson 04: "error: FILE:LINE: CALL failed: NAME: STRING", FILE:LINE the call's own line).
 contract_kept() {
-  local rec=$1 format=$2 fn class bytes code string lines line names=() ok=0 n sticky
+  local rec=$1 format=$2 fn class bytes code string lines line ok=0 n sticky
+  local -a names
   fn=$(call_field "$rec" fn) class=$(call_field "$rec" class) bytes=$(call_field "$rec" bytes)
   code=$(injected_code "$class")
   string=$(error_string "$code")

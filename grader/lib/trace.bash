@@ -113,17 +113,17 @@ calls_of() {
 
 # expect_call FN [KEY=VALUE]... [--because CAUSE]: the last run made a call of FN with those fields.
 expect_call() {
-  local fn=$1 cause="" want=()
+  local fn=$1 cause="" fields=()
   shift
   while [ $# -gt 0 ]; do
     case $1 in
       --because) cause=$2; shift 2 ;;
-      *) want+=("$1"); shift ;;
+      *) fields+=("$1"); shift ;;
     esac
   done
-  [ -n "$(calls "fn=$fn" "${want[@]}")" ] && return 0
+  [ -n "$(calls "fn=$fn" "${fields[@]}")" ] && return 0
   fail "$(printf 'expected: a call %s(%s)\nhappened: the program %s; its %s calls:\n%s\nusual cause: %s' \
-    "$fn" "${want[*]}" "$RUN_HOW" "$fn" "$(calls_of "$fn")" "${cause:-read the chapter section on $fn}")"
+    "$fn" "${fields[*]}" "$RUN_HOW" "$fn" "$(calls_of "$fn")" "${cause:-read the chapter section on $fn}")"
 }
 
 # first_n [KEY=VALUE]...: the order number of the first call with those fields (nothing when none).

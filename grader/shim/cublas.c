@@ -11,11 +11,9 @@
 extern "C" {
 #endif
 
-int tr_setting_fail_cublas_create(void);
-
 static cublasStatus_t injected(struct tr_rec *r)
 {
-    r->injected = 1;
+    r->injected = !r->sticky;
     return r->cls == TR_CREATE ? CUBLAS_STATUS_ALLOC_FAILED : CUBLAS_STATUS_EXECUTION_FAILED;
 }
 

@@ -67,6 +67,8 @@ void tr_end_event(struct tr_rec *r, cudaEvent_t e);
 void tr_handle(struct tr_rec *r, int delta); /* cuBLAS handles */
 void tr_text(struct tr_rec *r, const char *key, const char *value);
 
+int tr_setting_fail_cublas_create(void); /* CUDAWB_FAIL_CUBLAS_CREATE=1 (cublas.c) */
+
 /* provided by wrappers.c: failures made by the real runtime, so its last-error state says the same */
 cudaError_t tr_real_out_of_memory(void);  /* 2: an impossible cudaMalloc */
 cudaError_t tr_real_invalid_value(void);  /* 1: cudaMalloc(NULL, 16) */

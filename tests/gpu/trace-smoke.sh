@@ -21,5 +21,6 @@ for fail in "" 6 8 12 17; do
 done
 echo "== the stacks of the launch records, resolved"
 grep 'fn=cudaLaunchKernel' "$out/report" | grep -o 'stack=[^ ]*' | while read -r s; do
-  addr2line -f -i -C -e "$out/trace-smoke" ${s#stack=} | tr ',' ' ' | paste -sd' '
+  # shellcheck disable=SC2046 # one address per word
+  addr2line -f -i -C -e "$out/trace-smoke" $(tr ',' ' ' <<<"${s#stack=}") | paste -sd' '
 done

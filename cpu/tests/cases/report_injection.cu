@@ -1,16 +1,16 @@
 // the grader's CUDAWB_ interface (grader/README.md): CUDAWB_FAIL_ALLOC=N fails the N-th allocation call
-// with 2 exactly like a real out-of-memory, and CUDAWB_REPORT lists calls, frees and leaks at exit.
+// with 2 exactly like a real out-of-memory, and CUDAWB_REPORT lists every call and the leaks at exit.
 // test-env: CUDAWB_FAIL_ALLOC=2
-// test-report: ^cudawb-report 1$
-// test-report: ^call n=1 fn=cudaMalloc bytes=400 status=0 ptr=0x[0-9a-f]+ site=report_injection.cu:[0-9]+$
-// test-report: ^call n=2 fn=cudaMallocManaged bytes=64 status=2 ptr=0x0 site=report_injection.cu:[0-9]+ injected=1$
-// test-report: ^call n=3 fn=cudaMallocHost bytes=32 status=0 ptr=0x[0-9a-f]+ site=report_injection.cu:[0-9]+$
-// test-report: ^free fn=cudaFree ptr=0x[0-9a-f]+ status=1 site=report_injection.cu:[0-9]+ invalid=1$
+// test-report: ^cudawb-report 2$
+// test-report: ^call n=1 fn=cudaMalloc class=alloc status=0 site=report_injection.cu:[0-9]+ bytes=400 alloc=1 ptr=alloc#1 stack=
+// test-report: ^call n=2 fn=cudaMallocManaged class=alloc status=2 site=report_injection.cu:[0-9]+ bytes=64 flags=1 alloc=2 ptr=null injected=1 stack=
+// test-report: ^call n=4 fn=cudaMallocHost class=alloc status=0 site=report_injection.cu:[0-9]+ bytes=32 alloc=3 ptr=pinned#3 stack=
+// test-report: ^call n=5 fn=cudaFree class=free status=1 site=report_injection.cu:[0-9]+ ptr=pinned#3 invalid=1 stack=
 // test-report: ^alloc-calls 4$
 // test-report: ^invalid-frees 1$
 // test-report: ^live-handles 0$
 // test-report: ^live 1 400$
-// test-report: ^leak fn=cudaMalloc bytes=400 ptr=0x[0-9a-f]+ site=report_injection.cu:[0-9]+$
+// test-report: ^leak fn=cudaMalloc bytes=400 ptr=alloc#1 site=report_injection.cu:[0-9]+$
 // test-gpu: skip (needs the grader's shim linked in)
 #include "check.h"
 
