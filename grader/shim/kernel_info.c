@@ -20,6 +20,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 typedef int (*get_name_fn)(const char **name, void *func);
 typedef int (*get_param_fn)(void *func, size_t index, size_t *offset, size_t *size);
+typedef int (*get_count_fn)(void *func, size_t *count);
 
 /* The handles nvcc's launch code gets from __cudaGetKernel, and the kernel (host stub) each stands for. */
 static struct {
@@ -99,7 +100,9 @@ static void ask_driver(struct kernel *k)
 {
     static get_name_fn get_name;
     static get_param_fn get_param;
-    static int looked;
+    static get_count_fn get_count;
+    static int looked, tool_attached;
+    size_t count = 0;
     cudaFunction_t f = NULL;
     const char *mangled = NULL;
     size_t offset, size;
@@ -111,16 +114,27 @@ static void ask_driver(struct kernel *k)
         if (lib != NULL) {
             get_name = (get_name_fn)dlsym(lib, "cuFuncGetName");
             get_param = (get_param_fn)dlsym(lib, "cuFuncGetParamInfo");
+            get_count = (get_count_fn)dlsym(lib, "cuFuncGetParamCount");
         }
+        /* compute-sanitizer reports every failing driver call: without cuFuncGetParamCount, the count is
+           found by asking past the last parameter, which only happens when no tool is attached */
+        tool_attached = getenv("CUDA_INJECTION64_PATH") != NULL;
     }
     snprintf(k->name, sizeof k->name, "?");
     if (cudaGetFuncBySymbol(&f, k->func) != cudaSuccess || f == NULL)
         return;
     if (get_name != NULL && get_name(&mangled, (void *)f) == 0 && mangled != NULL)
         plain_name(mangled, k->name, sizeof k->name);
-    if (get_param != NULL)
+    if (get_param == NULL)
+        return;
+    if (get_count != NULL && get_count((void *)f, &count) == 0) {
+        while ((size_t)k->nparams < count && k->nparams < MAX_PARAMS &&
+               get_param((void *)f, (size_t)k->nparams, &offset, &size) == 0)
+            k->sizes[k->nparams++] = size;
+    } else if (!tool_attached) {
         while (k->nparams < MAX_PARAMS && get_param((void *)f, (size_t)k->nparams, &offset, &size) == 0)
             k->sizes[k->nparams++] = size;
+    }
 }
 
 int tr_kernel_info(const void *func, const char **name, size_t *sizes, int max)
