@@ -131,7 +131,7 @@ static void ask_driver(struct kernel *k)
         while ((size_t)k->nparams < count && k->nparams < MAX_PARAMS &&
                get_param((void *)f, (size_t)k->nparams, &offset, &size) == 0)
             k->sizes[k->nparams++] = size;
-    } else if (!tool_attached) {
+    } else if (!tool_attached && !tr_setting_no_kernel_args()) {
         while (k->nparams < MAX_PARAMS && get_param((void *)f, (size_t)k->nparams, &offset, &size) == 0)
             k->sizes[k->nparams++] = size;
     }

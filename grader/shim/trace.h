@@ -68,6 +68,7 @@ void tr_handle(struct tr_rec *r, int delta); /* cuBLAS handles */
 void tr_text(struct tr_rec *r, const char *key, const char *value);
 
 int tr_setting_fail_cublas_create(void); /* CUDAWB_FAIL_CUBLAS_CREATE=1 (cublas.c) */
+int tr_setting_no_kernel_args(void);     /* CUDAWB_NO_KERNEL_ARGS=1: launches recorded without arguments */
 
 /* provided by wrappers.c: failures made by the real runtime, so its last-error state says the same */
 cudaError_t tr_real_out_of_memory(void);  /* 2: an impossible cudaMalloc */
