@@ -49,7 +49,7 @@ trace_table() {
       if (at == "" && stack != "") {
         ns = split(stack, st, ",")
         for (s = 1; s <= ns && at == ""; s++) {
-          a = st[s]; sub(/^\+0x/, "", a); j = idx[a]
+          a = st[s]; sub(/^\+/, "", a); j = idx[a]
           for (q = 0; j && q < nf[j] && at == ""; q++) {
             fname = fnname[j, q]; sub(/\(.*/, "", fname)
             if (fname ~ /^__device_stub_/ || (kernel != "" && fname == kernel)) continue
