@@ -137,5 +137,5 @@ run_case() {
 @test "step 9: survives running out of device memory (3 points)" {
   require_program
   expect_real_oom
-  oom_sweep
+  fault_sweep
 }

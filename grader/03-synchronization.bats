@@ -127,5 +127,5 @@ MIN_SPEEDUP=1.3
 @test "step 10: survives running out of device memory (3 points)" {
   require_program
   expect_real_oom
-  oom_sweep
+  fault_sweep
 }

@@ -234,7 +234,7 @@ launch_line() {
   require_program
   local calls alloc
   alloc=$(source_line 'cudaMalloc[[:space:]]*\(.*d_data')
-  expect_real_oom "error: $SOURCE:${alloc:-?}: cudaMalloc((void **)&d_data, bytes) failed: $OUT_OF_MEMORY" \
+  expect_real_oom --format located "error: $SOURCE:${alloc:-?}: cudaMalloc((void **)&d_data, bytes) failed: $OUT_OF_MEMORY" \
     "the return value of cudaMalloc is not checked, or CHECK_CUDA does not leave through the cleanup"
   calls=$(grep -c '^call .* bytes=400000000000 ' "$RUN_DIR/report" || true)
   [ "$calls" -eq 1 ] ||

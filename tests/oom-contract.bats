@@ -10,15 +10,15 @@ setup() {
   RUN_NORMAL=1 RUN_STATUS=1 RUN_HOW="exited with status 1"
 }
 
-# report LIVE [LEAK_LINE]: a leak report as the shim writes it.
+# report LIVE [LEAK_LINE]: a report as the trace writes it, in which the second allocation failed.
 report() {
-  printf 'cudawb-report 2\nalloc-calls 2\ninvalid-frees 0\nlive-handles 0\nlive %s 0\n%s' "$1" "${2:-}" >"$RUN_DIR/report"
+  printf 'cudawb-report 2\ncall n=1 fn=cudaMalloc class=alloc status=0 site=alloc.cu:56 bytes=4000000 alloc=1 ptr=alloc#1\ncall n=2 fn=cudaMalloc class=alloc status=2 site=alloc.cu:61 bytes=4 alloc=2 ptr=null injected=1\nalloc-calls 2\ninvalid-frees 0\nlive-handles 0\nlive %s 0\n%s' "$1" "${2:-}" >"$RUN_DIR/report"
 }
 
-@test "the contract holds: one error line naming the call, exit status 1, nothing left" {
+@test "the contract holds: one error line naming the call and its bytes, exit status 1, nothing left" {
   echo "error: cudaMalloc of 4 bytes failed: out of memory" >"$RUN_DIR/stderr"
   report 0
-  run expect_oom_contract cudaMalloc
+  run contract_kept
   assert_success
 }
 
@@ -26,36 +26,60 @@ report() {
   RUN_STATUS=0 RUN_HOW="exited with status 0"
   echo "error: cudaMalloc of 4 bytes failed: out of memory" >"$RUN_DIR/stderr"
   report 0
-  run expect_oom_contract cudaMalloc
+  run contract_kept
   assert_failure
   assert_output --partial "exited with status 0 (the contract: exit status 1)"
 }
 
-@test "an error line that names another call breaks the contract" {
-  echo "error: cudaMemset of 4000000 bytes failed: invalid argument" >"$RUN_DIR/stderr"
+@test "an error line that names another call, or other bytes, breaks the contract" {
+  echo "error: cudaMemset of 4000000 bytes failed: out of memory" >"$RUN_DIR/stderr"
   report 0
-  run expect_oom_contract cudaMalloc
+  run contract_kept
   assert_failure
-  assert_output --partial 'should have one line that starts with "error: ", names cudaMalloc'
+  assert_output --partial "its line does not name the call that failed (cudaMalloc)"
+  echo "error: cudaMalloc of 4000000 bytes failed: out of memory" >"$RUN_DIR/stderr"
+  run contract_kept
+  assert_failure
+  assert_output --partial "how many bytes the call was for (4, as in the trace)"
+}
+
+@test "an error line without CUDA's string for the error the call returned breaks the contract" {
+  echo "error: cudaMalloc of 4 bytes failed: invalid argument" >"$RUN_DIR/stderr"
+  report 0
+  run contract_kept
+  assert_failure
+  assert_output --partial "does not end with CUDA's string for error 2"
 }
 
 @test "more than one error line on stderr breaks the contract; other lines on stderr do not" {
   printf 'error: cudaMalloc of 4 bytes failed: out of memory\nerror: cleaning up\n' >"$RUN_DIR/stderr"
   report 0
-  run expect_oom_contract cudaMalloc
+  run contract_kept
   assert_failure
-  assert_output --partial "printed 2 such line(s)"
+  assert_output --partial "it printed 2 lines starting with"
   printf 'error: cudaMalloc of 4 bytes failed: out of memory\ncleaning up\n' >"$RUN_DIR/stderr"
-  run expect_oom_contract cudaMalloc
+  run contract_kept
   assert_success
 }
 
 @test "memory still allocated at exit breaks the contract and is listed" {
   echo "error: cudaMalloc of 4 bytes failed: out of memory" >"$RUN_DIR/stderr"
-  report 1 "leak fn=cudaMalloc bytes=4000000 ptr=0x7f0000000000 site=alloc.cu:58"
-  run expect_oom_contract cudaMalloc
+  report 1 "leak fn=cudaMalloc bytes=4000000 ptr=alloc#1 site=alloc.cu:58"
+  run contract_kept
   assert_failure
   assert_output --partial "cudaMalloc of 4000000 bytes at alloc.cu:58, never freed"
+}
+
+@test "lesson 04's format: the line gives the failed call's own file and line" {
+  mkdir -p "$WB_WORK/build/src" && : >"$WB_WORK/build/src/alloc.cu"
+  echo "error: alloc.cu:61: cudaMalloc(&d, 4) failed: cudaErrorMemoryAllocation: out of memory" >"$RUN_DIR/stderr"
+  report 0
+  run contract_kept located
+  assert_success
+  echo "error: alloc.cu:99: cudaMalloc(&d, 4) failed: cudaErrorMemoryAllocation: out of memory" >"$RUN_DIR/stderr"
+  run contract_kept located
+  assert_failure
+  assert_output --partial "does not give the line of the call that failed (alloc.cu:61)"
 }
 
 @test "a double free is reported with the call that made it" {

@@ -245,60 +245,37 @@ expect_no_invalid_frees() {
 
 # --- the out-of-memory contract ------------------------------------------------------------------
 
-# expect_oom_contract CALL [ARGS...]: the last run broke off with the contract's line naming CALL.
-expect_oom_contract() {
-  local call=$1 lines first
-  lines=$(grep -c '^error: ' "$RUN_DIR/stderr" || true)
-  first=$(grep -m1 '^error: ' "$RUN_DIR/stderr" || grep -m1 . "$RUN_DIR/stderr" || true)
-  if [ "$RUN_NORMAL" != 1 ] || [ "$RUN_STATUS" -ne 1 ]; then
-    echo "it $RUN_HOW (the contract: exit status 1); stderr: ${first:-(nothing)}"
-    return 1
-  fi
-  if [ "$(report_total alloc-calls)" = 0 ]; then
-    echo "it made no allocation call at all, so there was nothing to fail (write step 2 first)"
-    return 1
-  fi
-  if [ "$lines" -ne 1 ] || [[ $first != "error: "* ]] || [[ $first != *"$call"* ]] ||
-    [[ $first != *": out of memory" ]]; then
-    echo "its stderr should have one line that starts with \"error: \", names $call and ends with \": out of memory\"; it printed $lines such line(s): ${first:-(nothing)}"
-    return 1
-  fi
-  expect_no_leaks >/dev/null 2>&1 || { echo "it did not release what it had allocated:"; leak_lines; return 1; }
+# failed_call: the record of the call that failed in the last run: the one the trace failed on purpose,
+# else the first allocation that ran out of memory. Nothing when no call failed.
+failed_call() {
+  local rec
+  rec=$(calls injected=1 | head -n 1)
+  [ -n "$rec" ] || rec=$(calls class=alloc status=2 | head -n 1)
+  printf '%s\n' "$rec"
 }
 
-# expect_real_oom [EXAMPLE [CAUSE]]: asked for 10^11 floats (400 GB: more than any GPU has, and more than
-# the CPU backend's device), the program keeps the contract. EXAMPLE is the line it should print.
-expect_real_oom() {
-  local example=${1:-"error: cudaMalloc of 400000000000 bytes failed: out of memory"}
-  local cause=${2:-"the return value of cudaMalloc is not checked"} why
-  run_program --name real-oom -- 100000000000
-  why=$(expect_oom_contract cudaMalloc) ||
-    fail "$(printf 'expected: asked for 400 GB, the program prints one "%s" line and exits with status 1\nhappened: %s\nusual cause: %s' \
-      "$example" "$why" "$cause")"
-}
-
-# The error string an injected failure of a call of CLASS makes (grader/README.md, "A failure at every call").
-injected_code() {
-  case $1 in
-    alloc|create) echo 2 ;;
-    sync) echo 700 ;;
-    *) echo 1 ;;
-  esac
-}
-
-# contract_kept RECORD FORMAT: the last run, in which the call RECORD failed, kept the contract; prints why
-# not and returns 1 otherwise. FORMAT "plain" (lessons 01-03: the line names the call and its bytes) or
-# "located" (lesson 04: "error: FILE:LINE: CALL failed: NAME: STRING", FILE:LINE the call's own line).
+# contract_kept [FORMAT]: the last run, in which a CUDA call failed, kept the contract (grader/README.md);
+# prints why not and returns 1 otherwise. FORMAT "plain" (default, lessons 01-03: the line names the call
+# and its bytes) or "located" (lesson 04: "error: FILE:LINE: CALL failed: NAME: STRING", FILE:LINE the
+# failed call's own line). The error and its string are the ones the trace recorded for the failed call.
 contract_kept() {
-  local rec=$1 format=$2 fn class bytes code string lines line ok=0 n sticky
+  local format=${1:-plain} rec fn bytes code string lines line ok=0 n
   local -a names
-  fn=$(call_field "$rec" fn) class=$(call_field "$rec" class) bytes=$(call_field "$rec" bytes)
-  code=$(injected_code "$class")
-  string=$(error_string "$code")
   if [ "$RUN_NORMAL" != 1 ] || [ "$RUN_STATUS" -ne 1 ]; then
     echo "it $RUN_HOW (the contract: exit status 1); stderr: $(grep -m1 . "$RUN_DIR/stderr" || echo '(nothing)')"
     return 1
   fi
+  rec=$(failed_call)
+  if [ -z "$rec" ]; then
+    if [ "$(report_total alloc-calls)" = "0" ]; then
+      echo "it made no allocation call at all, so there was nothing to fail (write step 2 first)"
+    else
+      echo "no CUDA call failed in this run: the call to fail was never made (do the program's calls change from run to run?)"
+    fi
+    return 1
+  fi
+  fn=$(call_field "$rec" fn) bytes=$(call_field "$rec" bytes) code=$(call_field "$rec" status)
+  string=$(error_string "$code")
   lines=$(grep -c '^error: ' "$RUN_DIR/stderr" || true)
   line=$(grep -m1 '^error: ' "$RUN_DIR/stderr" || true)
   if [ "$lines" -ne 1 ]; then
@@ -306,11 +283,9 @@ contract_kept() {
     excerpt "$RUN_DIR/stderr" 4
     return 1
   fi
+  # A launch that cannot start is reported by the cudaGetLastError after it.
   names=("$fn")
-  case $fn in
-    cudaLaunchKernel) names+=(launch "$(call_field "$rec" kernel)" cudaGetLastError cudaPeekAtLastError) ;;
-    cudaMalloc*|cudaHostAlloc) ;;
-  esac
+  [ "$fn" != cudaLaunchKernel ] || names+=(launch "$(call_field "$rec" kernel)" cudaGetLastError cudaPeekAtLastError)
   for n in "${names[@]}"; do [ -n "$n" ] && [[ $line == *"$n"* ]] && ok=1; done
   if [ "$ok" = 0 ]; then
     echo "its line does not name the call that failed ($fn): $line"
@@ -329,10 +304,25 @@ contract_kept() {
     echo "its line does not give the line of the call that failed ($(call_field "$rec" line)): $line"
     return 1
   fi
-  sticky=$(awk '$1 == "sticky" { print $2 }' "$RUN_DIR/report" 2>/dev/null)
   # After a sticky error nothing can be freed: the driver takes the memory back when the process ends.
-  [ -n "$sticky" ] && return 0
+  [ -z "$(awk '$1 == "sticky" { print $2 }' "$RUN_DIR/report" 2>/dev/null)" ] || return 0
   expect_no_leaks >/dev/null 2>&1 || { echo "it did not release what it held:"; leak_lines; return 1; }
+}
+
+# expect_real_oom [--format F] [EXAMPLE [CAUSE]]: asked for 10^11 floats (400 GB: more than any GPU has,
+# and more than the CPU backend's device), the program keeps the contract. EXAMPLE is the line it should print.
+expect_real_oom() {
+  local format=plain example cause why
+  if [ "${1:-}" = --format ]; then
+    format=$2
+    shift 2
+  fi
+  example=${1:-"error: cudaMalloc of 400000000000 bytes failed: out of memory"}
+  cause=${2:-"the return value of cudaMalloc is not checked"}
+  run_program --name real-oom -- 100000000000
+  why=$(contract_kept "$format") ||
+    fail "$(printf 'expected: asked for 400 GB, the program prints one "%s" line and exits with status 1\nhappened: %s\nusual cause: %s' \
+      "$example" "$why" "$cause")"
 }
 
 # fault_sweep [--name PREFIX] [--format plain|located] [--skip "N..."] [--] ARGS...: runs the program with
@@ -342,7 +332,7 @@ contract_kept() {
 # stream and event creations, operations and synchronizing calls are failed; releases, error-state
 # reads and completion queries are not, nor calls that already fail in the normal run.
 fault_sweep() {
-  local prefix=sweep format=plain skip="" count_dir rec key n k=0 total why keys=" " sites=() site
+  local prefix=sweep format=plain skip="" count_dir rec key n k=0 total why keys=" " sites=() site failed
   while [ $# -gt 0 ]; do
     case $1 in
       --name) prefix=$2; shift 2 ;;
@@ -369,18 +359,15 @@ fault_sweep() {
   for site in "${sites[@]:0:$total}"; do
     k=$((k + 1))
     n=$(call_field "$site" n)
-    [ -z "${WB_PROGRESS:-}" ] || printf '# sweeping %s: call site %s of %s\n' "$prefix" "$k" "$total" >&3
     run_program --name "$prefix-$n" --env "CUDAWB_FAIL_CALL=$n" -- "$@"
-    why=$(contract_kept "$site" "$format") && continue
+    why=$(contract_kept "$format") && continue
+    failed=$(failed_call)
     RUN_DIR=$count_dir
     fail "$(printf 'expected: when a CUDA call fails, the program prints one "error: ..." line naming it, releases what it holds and exits with status 1 (%s call sites of this run swept, %s kept the contract)\nhappened: %s failed with error %s (%s), and %s\nusual cause: an unchecked return value, an exit() or return that skips the cleanup, or a cleanup that misses a buffer' \
-      "$total" "$((k - 1))" "$(call_text "$site")" "$(injected_code "$(call_field "$site" class)")" \
-      "$(error_string "$(injected_code "$(call_field "$site" class)")")" "$why")"
+      "$total" "$((k - 1))" "$(call_text "$site")" "$(call_field "$failed" status)" \
+      "$(error_string "$(call_field "$failed" status)")" "$why")"
   done
 }
-
-# The out-of-memory sweep of lessons written before every call was swept: the same sweep.
-oom_sweep() { fault_sweep "$@"; }
 
 # --- the memory checker --------------------------------------------------------------------------
 

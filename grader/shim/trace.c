@@ -14,7 +14,7 @@
 
 #include "trace.h"
 
-#define MAX_RECORDS 5000 /* records written one by one; past this only a site's first call is */
+#define MAX_RECORDS 5000 /* records written one by one; past this only a site's first call, and a failed one */
 #define MAX_SITES 2048   /* call sites remembered, so that each one's first call is always written */
 #define MAX_FNS 128
 
@@ -342,7 +342,7 @@ __attribute__((noinline)) cudaError_t tr_end(struct tr_rec *r, cudaError_t statu
         } else {
             flush_again();
             first = new_site(r->site);
-            if (records < MAX_RECORDS || first) {
+            if (records < MAX_RECORDS || first || r->injected) {
                 char stack[256];
                 stack_field(stack, sizeof stack);
                 fprintf(log_file, "call n=%lu %s%s\n", seq, body, stack);
@@ -372,7 +372,6 @@ void tr_ptr(struct tr_rec *r, const char *key, const void *p)
 void tr_size(struct tr_rec *r, const char *key, size_t n) { add(r, "%s%s=%lu", r->len ? " " : "", key, (unsigned long)n); }
 void tr_uint(struct tr_rec *r, const char *key, unsigned int v) { add(r, "%s%s=%u", r->len ? " " : "", key, v); }
 void tr_int(struct tr_rec *r, const char *key, int v) { add(r, "%s%s=%d", r->len ? " " : "", key, v); }
-void tr_text(struct tr_rec *r, const char *key, const char *v) { add(r, "%s%s=%s", r->len ? " " : "", key, v); }
 
 void tr_out(struct tr_rec *r, void **out)
 {
@@ -507,9 +506,8 @@ void tr_new_alloc(struct tr_rec *r, enum tr_kind kind, void **ptr, size_t bytes)
     add(r, " ptr=%s", name);
 }
 
-void tr_pitch(struct tr_rec *r, const size_t *pitch, size_t height)
+void tr_pitch(struct tr_rec *r, const size_t *pitch)
 {
-    (void)height;
     if (pitch != NULL && (r->status == cudaSuccess || r->status == cudaErrorMemoryAllocation))
         tr_size(r, "pitch", *pitch);
 }

@@ -58,14 +58,13 @@ void tr_launch(struct tr_rec *r, const void *func, dim3 grid, dim3 block, void *
 /* what the call made or released */
 void tr_out_size(struct tr_rec *r, const char *key, const size_t *p);
 void tr_new_alloc(struct tr_rec *r, enum tr_kind kind, void **ptr, size_t bytes);
-void tr_pitch(struct tr_rec *r, const size_t *pitch, size_t height);
+void tr_pitch(struct tr_rec *r, const size_t *pitch);
 void tr_free(struct tr_rec *r, const void *ptr, int kinds); /* kinds: the tr_kind values the call may release */
 void tr_new_stream(struct tr_rec *r, cudaStream_t *s);
 void tr_end_stream(struct tr_rec *r, cudaStream_t s);
 void tr_new_event(struct tr_rec *r, cudaEvent_t *e);
 void tr_end_event(struct tr_rec *r, cudaEvent_t e);
 void tr_handle(struct tr_rec *r, int delta); /* cuBLAS handles */
-void tr_text(struct tr_rec *r, const char *key, const char *value);
 
 int tr_setting_fail_cublas_create(void); /* CUDAWB_FAIL_CUBLAS_CREATE=1 (cublas.c) */
 int tr_setting_no_kernel_args(void);     /* CUDAWB_NO_KERNEL_ARGS=1: launches recorded without arguments */
