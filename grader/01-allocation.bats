@@ -63,38 +63,13 @@ PROBE_QUESTIONS=(
   "cudaMalloc(NULL, 16)|fn=cudaMalloc bytes=16 out=null"
   "cudaFree of a freed pointer|fn=cudaFree ptr=freed#*"
   "cudaFree of a host pointer|fn=cudaFree ptr=host"
-  "cudaGetLastError|fn=cudaGetLastError"
+  "cudaGetLastError|fn=cudaGetLastError|then"
   "cudaMalloc of 2^50 bytes|fn=cudaMalloc bytes=1125899906842624"
   "cudaMalloc of 16 bytes after that|fn=cudaMalloc bytes=16"
 )
 
-# probe_answers: checks each printed answer of the probe run against the call that produced it; sets
-# ANSWER_NS to those calls' order numbers (the failure sweep leaves them alone: they are questions).
-probe_answers() {
-  local q question filter line printed rec after=0 status name second
-  ANSWER_NS=""
-  for q in "${PROBE_QUESTIONS[@]}"; do
-    question=${q%%|*} filter=${q#*|}
-    line=$(grep -m1 -F -- "$question: " "$RUN_DIR/stdout" || true)
-    [ -n "$line" ] || fail "$(printf 'expected: a line "%s: ..." with what the runtime answered\nhappened: no such line; the program %s\nusual cause: the probe question is not written yet' "$question" "$RUN_HOW")"
-    printed=${line#"$question: "}
-    printed=${printed%%,*}
-    # shellcheck disable=SC2086 # the filter is several KEY=VALUE words
-    rec=$(calls $filter | awk -F '\t' -v a="$after" '$1 > a' | head -n 1)
-    [ -n "$rec" ] || fail "$(printf 'expected: the answer "%s" comes from a call %s made by the program\nhappened: it printed the answer, but made no such call after the previous question'"'"'s\nusual cause: an answer typed in instead of asked of the runtime, or a call on the wrong pointer' "$line" "${filter#fn=}")"
-    status=$(call_field "$rec" status)
-    name=$(error_name "$status")
-    [ "$printed" = "$name" ] || fail "$(printf 'expected: "%s" prints what the call returned: %s\nhappened: it printed "%s"; the call %s returned %s\nusual cause: an answer typed in, or the result of another call printed' "$question" "$name" "$printed" "$(call_text "$rec")" "$name")"
-    if [ "$question" = cudaGetLastError ]; then # "A, then B": two calls in a row
-      second=$(calls fn=cudaGetLastError | awk -F '\t' -v a="$(call_field "$rec" n)" '$1 > a' | head -n 1)
-      [[ $line == *", then $(error_name "$(call_field "$second" status)")" ]] ||
-        fail "$(printf 'expected: "cudaGetLastError: A, then B" prints what two cudaGetLastError calls in a row returned\nhappened: it printed "%s"\nusual cause: cudaPeekAtLastError used where cudaGetLastError clears the error, or an answer typed in' "$line")"
-      rec=$second
-    fi
-    ANSWER_NS="$ANSWER_NS $(call_field "$rec" n)"
-    after=$(call_field "$rec" n)
-  done
-}
+# probe_answers: the probe run's answers, each from its own call (sets ANSWER_NS).
+probe_answers() { expect_answers "${PROBE_QUESTIONS[@]}"; }
 
 # hint: Build it yourself with `make run LESSON=1`. The build uses -Wall -Wextra: a warning about an
 # hint: unused variable often means a step is not written yet.

@@ -24,12 +24,65 @@ expect_copies_ran() {
   expect_exit 0
 }
 
-# run_case NAME: the normal run NAME: "run" (the default n, 1000000 floats) or "run-1000" (n = 1000).
-run_case() {
-  case $1 in
-    run) run_program --name run -- ;;
-    run-1000) run_program --name run-1000 -- 1000 ;;
-  esac
+# The size of the normal run, chosen when grading starts (WB_SEED fixes it): no printed line can be
+# written in advance. Every expected line is computed here from it, and checked against the trace.
+chosen_n() {
+  local file
+  file=$(wb_work)/chosen-n
+  [ -s "$file" ] || echo $(( (${WB_SEED:-$RANDOM$RANDOM} % 2000000) + 1001 )) >"$file"
+  cat "$file"
+}
+
+run_chosen() { run_program --name "run-$(chosen_n)" -- "$(chosen_n)"; }
+
+# The checksum of the lesson's pattern (1..1000, repeating) over n floats, as the checksum kernel sums it.
+pattern_sum() { echo $(( ($1 / 1000) * 500500 + ($1 % 1000) * ($1 % 1000 + 1) / 2 )); }
+
+# expect_report WHAT FIRST SUM CAUSE: the two lines the program prints for one copy, as computed here.
+expect_report() {
+  local line
+  for line in "$1: first float $2, expected $2" "$1: checksum $3, expected $3"; do
+    grep -qxF -- "$line" "$RUN_DIR/stdout" && continue
+    fail "$(printf 'expected: %s\nprinted:  %s\nusual cause: %s' "$line" \
+      "$(grep -m1 -F -- "${line%%,*}" "$RUN_DIR/stdout" || grep -m1 -F -- "$1: ${line#"$1: "}" "$RUN_DIR/stdout" ||
+        echo "(no such line; the program $RUN_HOW)")" "$4")"
+  done
+}
+
+# copy_into FROM KINDS BYTES DST...: the first successful cudaMemcpy of BYTES from FROM (host, alloc#K or
+# alloc#*) into DST (alloc#* or host/pinned#*) with one of KINDS (a | list), as a calls line; nothing if none.
+copy_into() {
+  local from=$1 kinds=$2 bytes=$3 dst=$4
+  calls fn=cudaMemcpy "src=$from" "dst=$dst" "bytes=$bytes" status=0 |
+    awk -F '\t' -v k="|$kinds|" '{ if (match($7, /kind=[A-Za-z0-9]+/) && index(k, "|" substr($7, RSTART + 5, RLENGTH - 5) "|")) { print; exit } }'
+}
+
+# The probe's questions: the printed answer's start, and the call that must have produced it (grader/lib/trace.bash).
+PROBE_QUESTIONS=(
+  "device dst, host src, kind cudaMemcpyHostToDevice|fn=cudaMemcpy dst=alloc#* src=host kind=HostToDevice"
+  "device dst, host src, kind cudaMemcpyDeviceToHost|fn=cudaMemcpy dst=alloc#* src=host kind=DeviceToHost"
+  "device dst, host src, kind cudaMemcpyDeviceToDevice|fn=cudaMemcpy dst=alloc#* src=host kind=DeviceToDevice"
+  "device dst, host src, kind cudaMemcpyHostToHost|fn=cudaMemcpy dst=alloc#* src=host kind=HostToHost"
+  "host dst, device src, kind cudaMemcpyDeviceToHost|fn=cudaMemcpy dst=host src=alloc#* kind=DeviceToHost"
+  "host dst, device src, kind cudaMemcpyHostToDevice|fn=cudaMemcpy dst=host src=alloc#* kind=HostToDevice"
+  "host dst, host src, kind cudaMemcpyHostToDevice|fn=cudaMemcpy dst=host src=host kind=HostToDevice"
+  "device dst, host src, kind cudaMemcpyDefault|fn=cudaMemcpy dst=alloc#* src=host kind=Default"
+  "host dst, device src, kind cudaMemcpyDefault|fn=cudaMemcpy dst=host src=alloc#* kind=Default"
+  "device dst, device src, kind cudaMemcpyDefault|fn=cudaMemcpy dst=alloc#* src=alloc#* kind=Default"
+  "host dst, host src, kind cudaMemcpyDefault|fn=cudaMemcpy dst=host src=host kind=Default"
+  "device dst, host src, kind 7|fn=cudaMemcpy dst=alloc#* src=host kind=7"
+  "device to host, twice the allocation's bytes|fn=cudaMemcpy dst=host src=alloc#* bytes=32"
+  "device to host from a freed device pointer|fn=cudaMemcpy dst=host src=freed#*"
+  "cudaFree of pinned memory|fn=cudaFree ptr=pinned#*"
+  "cudaFreeHost of the same pinned memory|fn=cudaFreeHost ptr=pinned#*"
+)
+
+# checked_on BUF AFTER: the checksum kernel ran on BUF after call AFTER and its sum was copied back.
+checked_on() {
+  local launch
+  launch=$(calls fn=cudaLaunchKernel kernel=checksum "args=$1,*" | awk -F '\t' -v a="$2" '$1 > a' | head -n 1)
+  [ -n "$launch" ] ||
+    fail "$(printf 'expected: the provided checksum kernel run on %s after the copy into it\nhappened: no such launch; the program %s\nusual cause: the provided device_summary call was removed' "$1" "$RUN_HOW")"
 }
 
 # hint: Build it yourself with `make run LESSON=2`. The build uses -Wall -Wextra: a warning about an
@@ -41,44 +94,64 @@ run_case() {
 # hint: cudaMemcpy(dst, src, bytes, kind) copies from src to dst, destination first like memcpy, and
 # hint: the kind names the direction: host to device is cudaMemcpyHostToDevice. Check what it returns.
 @test "step 2: copies to the device with the kind that matches the pointers (3 points)" {
+  local n h2d d2d a b
   require_program
-  run_case run
+  n=$(chosen_n)
+  run_chosen
   expect_copies_ran
-  expect_line "host to device: first float " "$(expected_file run.out)" \
-    "nothing reached d_a: the copy host to device is missing, or it failed unchecked (a kind that does not match the pointers copies nothing)"
-  expect_line "device to device: first float " "$(expected_file run.out)" \
-    "nothing reached d_b: the copy from d_a to d_b is missing, goes the wrong way (destination first), or failed unchecked"
+  h2d=$(copy_into host "HostToDevice|Default" "*" "alloc#*")
+  [ -n "$h2d" ] ||
+    fail "$(printf 'expected: a cudaMemcpy from the host into a device buffer, with cudaMemcpyHostToDevice (or cudaMemcpyDefault)\nhappened: the program'"'"'s cudaMemcpy calls:\n%s\nusual cause: the copy host to device is missing, or goes the wrong way (destination first), or names a kind that does not match (cudaMemcpyHostToHost happens to work, but says the destination is on the host)' "$(calls_of cudaMemcpy)")"
+  a=$(call_field "$h2d" dst)
+  checked_on "$a" "$(call_field "$h2d" n)"
+  d2d=$(copy_into "$a" "DeviceToDevice|Default" "*" "alloc#*")
+  [ -n "$d2d" ] && [ "$(call_field "$d2d" dst)" != "$a" ] ||
+    fail "$(printf 'expected: a cudaMemcpy from %s (the buffer the host data went to) into the other device buffer, with cudaMemcpyDeviceToDevice\nhappened: the program'"'"'s cudaMemcpy calls:\n%s\nusual cause: the copy from d_a to d_b is missing, goes the wrong way (destination first), goes through the host, or names a kind that does not match' "$a" "$(calls_of cudaMemcpy)")"
+  b=$(call_field "$d2d" dst)
+  checked_on "$b" "$(call_field "$d2d" n)"
+  expect_report "host to device" 1 "$(pattern_sum "$n")" "nothing reached d_a: the copy host to device is missing, or failed unchecked"
+  expect_report "device to device" 1 "$(pattern_sum "$n")" "nothing reached d_b: the copy from d_a to d_b is missing or failed unchecked"
 }
 
 # hint: cudaMemcpy counts bytes, not elements: n floats are n * sizeof(float) bytes. A count of n copies
 # hint: a quarter of the floats, and cudaMemcpy still returns cudaSuccess.
 @test "step 3: copies whole buffers: counts bytes, not elements (2 points)" {
-  local name prefix
+  local n bytes h2d d2d
   require_program
-  for name in run run-1000; do
-    run_case "$name"
-    expect_copies_ran
-    for prefix in "host to device: checksum " "device to device: checksum "; do
-      expect_line "$prefix" "$(expected_file "$name.out")" \
-        "the copy moved less than the whole buffer: the count is in bytes, n * sizeof(float), not n (a checksum of a quarter of the expected one is the sign of a count in elements; 0, of no copy at all)"
-    done
+  n=$(chosen_n) bytes=$(($(chosen_n) * 4))
+  run_chosen
+  expect_copies_ran
+  h2d=$(copy_into host "HostToDevice|Default" "*" "alloc#*")
+  d2d=$(copy_into "$(call_field "$h2d" dst)" "DeviceToDevice|Default" "*" "alloc#*")
+  for c in "$h2d" "$d2d"; do
+    [ -n "$c" ] || fail "expected: the two copies of step 2 (it says what is missing)"
+    [ "$(call_field "$c" bytes)" = "$bytes" ] ||
+      fail "$(printf 'expected: with n = %s, each copy moves %s bytes (n * sizeof(float))\nhappened: %s\nusual cause: the count is in bytes, n * sizeof(float), not n (a quarter of the bytes is the sign of a count in elements)' "$n" "$bytes" "$(call_text "$c")")"
   done
+  expect_report "host to device" 1 "$(pattern_sum "$n")" "the copy moved less than the whole buffer"
+  expect_report "device to device" 1 "$(pattern_sum "$n")" "the copy moved less than the whole buffer"
 }
 
 # hint: The host sees the GPU's results only after a device-to-host copy brings them back: read h_pinned
 # hint: (or h_pageable) after the cudaMemcpy that fills it, never before.
 @test "step 4: reads the results only after copying them back to the host (2 points)" {
-  local name prefix
+  local n bytes h2d d2d b add back dflt
   require_program
-  for name in run run-1000; do
-    run_case "$name"
-    expect_copies_ran
-    for prefix in "plus 1 on the device, device to host: first float " "plus 1 on the device, device to host: checksum " \
-      "device to host with cudaMemcpyDefault: first float " "device to host with cudaMemcpyDefault: checksum "; do
-      expect_line "$prefix" "$(expected_file "$name.out")" \
-        "the host buffer was read before the device-to-host copy filled it (zeros, or the old data, are the sign), or the copy back is missing or moves elements instead of bytes"
-    done
-  done
+  n=$(chosen_n) bytes=$(($(chosen_n) * 4))
+  run_chosen
+  expect_copies_ran
+  h2d=$(copy_into host "HostToDevice|Default" "*" "alloc#*")
+  d2d=$(copy_into "$(call_field "$h2d" dst)" "DeviceToDevice|Default" "*" "alloc#*")
+  b=$(call_field "$d2d" dst)
+  add=$(first_n fn=cudaLaunchKernel kernel=add "args=$b,*")
+  back=$(copy_into "$b" "DeviceToHost" "$bytes" "*" | awk -F '\t' -v a="${add:-0}" '$1 > a && $7 !~ /dst=alloc/')
+  dflt=$(copy_into "$b" "Default" "$bytes" "host" | awk -F '\t' -v a="${add:-0}" '$1 > a')
+  [ -n "$add" ] && [ -n "$back" ] && [ -n "$dflt" ] ||
+    fail "$(printf 'expected: after the add kernel on %s, a cudaMemcpy of its %s bytes to the host with cudaMemcpyDeviceToHost (into h_pinned), and one with cudaMemcpyDefault (into h_pageable)\nhappened: the program'"'"'s cudaMemcpy calls:\n%s\nusual cause: a copy back is missing, goes the wrong way, or moves elements instead of bytes' "${b:-d_b}" "$bytes" "$(calls_of cudaMemcpy)")"
+  expect_report "plus 1 on the device, device to host" 2 $(($(pattern_sum "$n") + n)) \
+    "the host buffer was read before the device-to-host copy filled it (zeros, or the old data, are the sign)"
+  expect_report "device to host with cudaMemcpyDefault" 2 $(($(pattern_sum "$n") + n)) \
+    "the host buffer was read before the copy with cudaMemcpyDefault filled it"
 }
 
 # hint: Make each copy with the pointers and the kind its question names, and print what it returns; the
@@ -87,15 +160,16 @@ run_case() {
   require_program
   run_program --name probe -- --probe
   expect_exit 0
+  expect_answers "${PROBE_QUESTIONS[@]}"
   expect_output "$(expected_file probe.out)" \
-    "an answer typed in instead of asked of the runtime, a copy with other pointers or another kind than its question names, or a destination not cleared between questions (a failed copy then looks copied)"
+    "a copy with other pointers or another kind than its question names, or a destination not cleared between questions (a failed copy then looks copied)"
 }
 
 # hint: Free each buffer once, with the call that matches how it was allocated: cudaFree for cudaMalloc,
 # hint: cudaFreeHost for cudaMallocHost, free for malloc; all in the one cleanup every path reaches.
 @test "step 6: frees each buffer once, with the call matching its allocator (2 points)" {
   require_program
-  run_case run
+  run_chosen
   expect_copies_ran
   expect_no_invalid_frees
   expect_no_leaks
@@ -114,21 +188,28 @@ run_case() {
 # hint: Time the copies with cudaEventRecord before and after them, cudaEventSynchronize on the second
 # hint: event, then cudaEventElapsedTime. The pinned copies must read the buffer from cudaMallocHost.
 @test "step 8: copies from pinned memory at least 3x as fast as pageable (2 points)" {
-  local ratio times
+  local ratio times bytes=268435456 pinned pageable
   require_program
-  require_real_gpu "timing copies"
+  # Everything but the ratio is checked on every backend: the mode runs, its copies are the ones timed,
+  # its data arrives, nothing leaks. Only the ratio needs a real GPU.
   run_program --name bandwidth -- --bandwidth
   expect_copies_ran
   expect_no_leaks
-  times=$(grep -E '^(pageable|pinned): ' "$RUN_DIR/stdout" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
+  pinned=$(calls fn=cudaMemcpy kind=HostToDevice src=pinned#* "bytes=$bytes" status=0 | awk -F '\t' '{ t += $6 } END { print t + 0 }')
+  pageable=$(calls fn=cudaMemcpy kind=HostToDevice src=host "bytes=$bytes" status=0 | awk -F '\t' '{ t += $6 } END { print t + 0 }')
+  [ "$pinned" -ge 5 ] && [ "$pageable" -ge 5 ] ||
+    fail "$(printf 'expected: the timed copies of %s bytes host to device, at least 5 from pinned memory (cudaMallocHost) and 5 from pageable memory (malloc)\nhappened: %s from pinned memory, %s from pageable memory\nusual cause: the "pinned" copies read a malloc buffer (pinned memory comes from cudaMallocHost), or copy fewer bytes than the buffer' "$bytes" "$pinned" "$pageable")"
+  expect_call cudaEventElapsedTime status=0 --because "the copies are timed with CUDA events: cudaEventRecord, cudaEventSynchronize, cudaEventElapsedTime"
   grep -qx 'copied data checked: yes' "$RUN_DIR/stdout" ||
     fail "$(printf 'expected: the line "copied data checked: yes" (the device buffer holds the host data after the timed copies)\nhappened: %s\nusual cause: the timed copies move fewer bytes than the buffer, or copy into another buffer' \
       "$(grep -m1 '^copied data checked' "$RUN_DIR/stdout" || echo "no such line")")"
+  require_real_gpu "the ratio of two copy times"
+  times=$(grep -E '^(pageable|pinned): ' "$RUN_DIR/stdout" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
   ratio=$(sed -n 's/^pinned\/pageable: \([0-9.]*\)x$/\1/p' "$RUN_DIR/stdout")
   [ -n "$ratio" ] ||
     fail "$(printf 'expected: a line "pinned/pageable: R.Rx"\nhappened: the program printed:\n%s\nusual cause: the bandwidth mode is not written yet (step 8 TODO)' "$(excerpt "$RUN_DIR/stdout" 8)")"
   awk -v r="$ratio" -v min="$MIN_RATIO" 'BEGIN { exit !(r >= min) }' ||
-    fail "$(printf 'expected: copies from pinned memory at least %sx as fast as from pageable memory (the H200: about 7.8x)\nhappened: measured %sx (%s)\nusual cause: the "pinned" copies read a malloc buffer (pinned memory comes from cudaMallocHost), the two timings are swapped, or the events do not bracket the copies' \
+    fail "$(printf 'expected: copies from pinned memory at least %sx as fast as from pageable memory (the H200: about 7.8x)\nhappened: measured %sx (%s)\nusual cause: the two timings are swapped, or the events do not bracket the copies' \
       "$MIN_RATIO" "$ratio" "$times")"
 }
 
@@ -137,5 +218,9 @@ run_case() {
 @test "step 9: survives running out of device memory (3 points)" {
   require_program
   expect_real_oom
-  fault_sweep
+  fault_sweep "$(chosen_n)"
+  run_program --name probe -- --probe
+  expect_answers "${PROBE_QUESTIONS[@]}"
+  fault_sweep --name sweep-probe --skip "$ANSWER_NS" -- --probe
+  fault_sweep --name sweep-bandwidth -- --bandwidth
 }

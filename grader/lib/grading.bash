@@ -328,16 +328,17 @@ expect_real_oom() {
 # fault_sweep [--name PREFIX] [--format plain|located] [--skip "N..."] [--] ARGS...: runs the program with
 # ARGS, then once more for each distinct call site of that run (a line of the student's file and the
 # function it called there), failing the first call made there (CUDAWB_FAIL_CALL), and checks the
-# contract each time. --skip: order numbers of calls not to fail (a probe's questions). Allocations,
+# contract each time. --skip "N...": calls whose sites are not failed (a probe's questions, whose failure is
+# an answer, not an error: every call at their lines is left alone). Allocations,
 # stream and event creations, operations and synchronizing calls are failed; releases, error-state
 # reads and completion queries are not, nor calls that already fail in the normal run.
 fault_sweep() {
-  local prefix=sweep format=plain skip="" count_dir rec key n k=0 total why keys=" " sites=() site failed
+  local prefix=sweep format=plain skip="" skip_lines=" " count_dir rec key n k=0 total why keys=" " sites=() site failed
   while [ $# -gt 0 ]; do
     case $1 in
       --name) prefix=$2; shift 2 ;;
       --format) format=$2; shift 2 ;;
-      --skip) skip=" $2 "; shift 2 ;;
+      --skip) skip=$2; shift 2 ;;
       --) shift; break ;;
       *) break ;;
     esac
@@ -345,9 +346,11 @@ fault_sweep() {
   run_program --name "$prefix-count" -- "$@"
   expect_exit 0
   count_dir=$RUN_DIR
+  for n in $skip; do
+    skip_lines="$skip_lines$(calls "n=$n" | cut -f5) "
+  done
   while IFS= read -r rec; do
-    n=$(call_field "$rec" n)
-    [[ $skip == *" $n "* ]] && continue
+    [[ $skip_lines == *" $(call_field "$rec" line) "* ]] && continue
     key="$(call_field "$rec" line)|$(call_field "$rec" fn)|$(call_field "$rec" kernel)"
     [[ $keys == *" $key "* ]] && continue
     keys="$keys$key "

@@ -97,7 +97,7 @@ call_field() {
 
 # A call record as a student reads it: "cudaMemset(dst=alloc#1 value=0 bytes=4000) = 0 at alloc.cu:42".
 call_text() {
-  printf '%s(%s) returned %s at %s' "$(call_field "$1" fn)" "$(cut -f7 <<<"$1" | cut -c1-140)" \
+  printf '%s(%s) returned %s at %s' "$(call_field "$1" fn)" "$(cut -f7 <<<"$1" | sed 's/ printed=[0-9]*//' | cut -c1-140)" \
     "$(call_field "$1" status)" "$(call_field "$1" line)"
 }
 
@@ -136,4 +136,43 @@ error_name() {
 # error_string CODE: cudaGetErrorString of CODE.
 error_string() {
   sed -n "s/^CUDAWB_ERROR($1, [A-Za-z0-9_]*, \"\(.*\)\")$/\1/p" "$WB_ROOT/cpu/include/cudawb/errors.def"
+}
+
+# expect_answers QUESTION|FILTER[|then]...: a probe's printed answers, each checked against the call that
+# produced it. For each entry, in order: the run printed "QUESTION: NAME...", and the last call with
+# FILTER's KEY=VALUE fields made before that line was printed (the records' printed= field) and after the
+# previous answer's call returned NAME. "|then": the line is
+# "QUESTION: A, then B", two such calls in a row. Sets ANSWER_NS to the answering calls' order numbers
+# (the failure sweep leaves them alone: they are questions, not operations).
+expect_answers() {
+  local q question filter then line printed rec after=0 name second at
+  ANSWER_NS=""
+  [ $# -gt 0 ] || fail "grader error: expect_answers was given no question"
+  for q in "$@"; do
+    question=${q%%|*} filter=${q#*|} then=""
+    [[ $filter != *"|then" ]] || { filter=${filter%|then}; then=1; }
+    line=$(grep -b -m1 -F -- "$question: " "$RUN_DIR/stdout" || true)
+    at=${line%%:*} line=${line#*:}
+    [ -n "$line" ] || fail "$(printf 'expected: a line "%s: ..." with what the runtime answered\nhappened: no such line; the program %s\nusual cause: the probe question is not written yet' "$question" "$RUN_HOW")"
+    printed=${line#"$question: "}
+    printed=${printed%%,*}
+    # shellcheck disable=SC2086 # the filter is several KEY=VALUE words
+    # the last such call before the line (the last two for "A, then B")
+    rec=$(calls $filter | awk -F '\t' -v a="$after" -v at="${at:-0}" -v two="${then:-0}" '
+      $1 > a { p = $7; if (!sub(/.*printed=/, "", p)) { if (!found) first = $0; found = 1; next }; sub(/ .*/, "", p)
+               if (p + 0 <= at + 0) { before = last; last = $0 } }
+      END { if (two) print (before != "" ? before : first); else print (last != "" ? last : first) }')
+    [ -n "$rec" ] || fail "$(printf 'expected: the answer "%s" comes from a call %s made by the program before it printed the line\nhappened: it printed the answer, but made no such call (after the previous question'"'"'s)\nusual cause: an answer typed in instead of asked of the runtime, or a call with other pointers or another kind than the question names' "$line" "${filter#fn=}")"
+    name=$(error_name "$(call_field "$rec" status)")
+    [ "$printed" = "$name" ] || fail "$(printf 'expected: "%s" prints what the call returned: %s\nhappened: it printed "%s"; the call %s returned %s\nusual cause: an answer typed in, or the result of another call printed' "$question" "$name" "$printed" "$(call_text "$rec")" "$name")"
+    if [ -n "$then" ]; then
+      # shellcheck disable=SC2086
+      second=$(calls $filter | awk -F '\t' -v a="$(call_field "$rec" n)" '$1 > a' | head -n 1)
+      [[ $line == *", then $(error_name "$(call_field "$second" status)")" ]] ||
+        fail "$(printf 'expected: "%s: A, then B" prints what two such calls in a row returned\nhappened: it printed "%s"\nusual cause: cudaPeekAtLastError used where cudaGetLastError clears the error, or an answer typed in' "$question" "$line")"
+      rec=$second
+    fi
+    ANSWER_NS="$ANSWER_NS $(call_field "$rec" n)"
+    after=$(call_field "$rec" n)
+  done
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "trace.h"
 
@@ -241,6 +242,11 @@ int tr_begin(struct tr_rec *r, const char *fn, enum tr_class cls, const char *fi
     r->fn = strcmp(fn, "cudawbLaunchKernel") == 0 || strcmp(fn, "__cudaLaunchKernel") == 0 ? "cudaLaunchKernel" : fn;
     r->cls = cls;
     site_of(r, file, line, ret);
+    /* printed=BYTES: how much the program had printed on stdout before this call (flushed first), so
+       that the grader can tell which calls came before a printed line: a probe's answer comes from the
+       last such call. Only when stdout is a file, as in a graded run. */
+    fflush(stdout);
+    r->printed = lseek(STDOUT_FILENO, 0, SEEK_CUR);
     pthread_mutex_lock(&lock);
     seq++;
     if (cls == TR_ALLOC) {
@@ -333,8 +339,12 @@ __attribute__((noinline)) cudaError_t tr_end(struct tr_rec *r, cudaError_t statu
     if (seen_sticky == cudaSuccess && is_sticky_code(status))
         seen_sticky = status;
     count_fn(r->fn);
-    snprintf(body, sizeof body, "fn=%s class=%s status=%d site=%s%s%s%s%s", r->fn, class_name(r->cls), (int)status,
-             r->site, r->len > 0 ? " " : "", r->fields, r->injected ? " injected=1" : "", r->sticky ? " sticky=1" : "");
+    char printed[32] = "";
+    if (r->printed >= 0)
+        snprintf(printed, sizeof printed, " printed=%ld", r->printed);
+    snprintf(body, sizeof body, "fn=%s class=%s status=%d site=%s%s%s%s%s%s", r->fn, class_name(r->cls), (int)status,
+             r->site, r->len > 0 ? " " : "", r->fields, r->injected ? " injected=1" : "", r->sticky ? " sticky=1" : "",
+             printed);
     if (report_path != NULL && log_file != NULL) {
         if (strcmp(body, last_body) == 0) { /* the same call again, from the same place: count it */
             again_count++;

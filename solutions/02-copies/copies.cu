@@ -30,6 +30,15 @@ static void print_error(const char *call, size_t bytes, cudaError_t err)
 }
 // end region: print-error
 
+// The same line for a call whose error is err, when it failed: returns 1 then, 0 on success.
+static int failed(const char *call, size_t bytes, cudaError_t err)
+{
+    if (err == cudaSuccess)
+        return 0;
+    print_error(call, bytes, err);
+    return 1;
+}
+
 // The values every source buffer starts with: the whole numbers 1..1000, repeating. Floats hold them
 // exactly, so the checksum is exact, and no element is 0, so a float that never arrived shows.
 static void fill_pattern(float *h, size_t n)
@@ -328,18 +337,21 @@ static cudaError_t time_copies(float *d_dst, const float *h_src, size_t bytes, i
 
     // One untimed copy first: the first copy from a buffer pays for set-up the others do not.
     err = cudaMemcpy(d_dst, h_src, bytes, cudaMemcpyHostToDevice);
-    if (err == cudaSuccess)
-        err = cudaEventRecord(start, 0);
-    for (int i = 0; i < reps && err == cudaSuccess; i++)
+    if (failed("cudaMemcpy host to device", bytes, err) ||
+        failed("cudaEventRecord", 0, err = cudaEventRecord(start, 0)))
+        return err;
+    for (int i = 0; i < reps; i++) {
         err = cudaMemcpy(d_dst, h_src, bytes, cudaMemcpyHostToDevice);
-    if (err == cudaSuccess)
-        err = cudaEventRecord(stop, 0);
-    if (err == cudaSuccess)
-        err = cudaEventSynchronize(stop); // wait until the GPU has passed stop
-    if (err == cudaSuccess)
-        err = cudaEventElapsedTime(&total, start, stop);
+        if (failed("cudaMemcpy host to device", bytes, err))
+            return err;
+    }
+    // cudaEventSynchronize waits until the GPU has passed stop.
+    if (failed("cudaEventRecord", 0, err = cudaEventRecord(stop, 0)) ||
+        failed("cudaEventSynchronize", 0, err = cudaEventSynchronize(stop)) ||
+        failed("cudaEventElapsedTime", 0, err = cudaEventElapsedTime(&total, start, stop)))
+        return err;
     *ms = total / reps;
-    return err;
+    return cudaSuccess;
 }
 // end region: time-copies
 
@@ -388,16 +400,10 @@ static int bandwidth(void)
     want = host_checksum(h_pageable, n);
 
     // region: bandwidth
-    err = time_copies(d_buf, h_pageable, bytes, BANDWIDTH_REPS, start, stop, &ms_pageable);
-    if (err != cudaSuccess) {
-        print_error("timing copies from pageable memory", bytes, err);
+    // time_copies prints the error line of the call that failed.
+    if (time_copies(d_buf, h_pageable, bytes, BANDWIDTH_REPS, start, stop, &ms_pageable) != cudaSuccess ||
+        time_copies(d_buf, h_pinned, bytes, BANDWIDTH_REPS, start, stop, &ms_pinned) != cudaSuccess)
         goto cleanup;
-    }
-    err = time_copies(d_buf, h_pinned, bytes, BANDWIDTH_REPS, start, stop, &ms_pinned);
-    if (err != cudaSuccess) {
-        print_error("timing copies from pinned memory", bytes, err);
-        goto cleanup;
-    }
     // end region: bandwidth
     if (device_summary(d_buf, n, d_sum, &first, &sum) != cudaSuccess)
         goto cleanup;
