@@ -38,23 +38,32 @@ run_chosen() { run_program --name "run-$(chosen_n)" -- "$(chosen_n)"; }
 # The checksum of the lesson's pattern (1..1000, repeating) over n floats, as the checksum kernel sums it.
 pattern_sum() { echo $(( ($1 / 1000) * 500500 + ($1 % 1000) * ($1 % 1000 + 1) / 2 )); }
 
-# expect_report WHAT FIRST SUM CAUSE: the two lines the program prints for one copy, as computed here.
+# expect_report WHAT FIRST [SUM] CAUSE: the lines the program prints for one copy, as computed here: its
+# first float (did the copy go the right way?) and, when SUM is given, its checksum (did all of it go?).
 expect_report() {
-  local line
-  for line in "$1: first float $2, expected $2" "$1: checksum $3, expected $3"; do
+  local line lines=("$1: first float $2, expected $2")
+  [ $# -lt 4 ] || { lines+=("$1: checksum $3, expected $3"); shift; }
+  for line in "${lines[@]}"; do
     grep -qxF -- "$line" "$RUN_DIR/stdout" && continue
     fail "$(printf 'expected: %s\nprinted:  %s\nusual cause: %s' "$line" \
-      "$(grep -m1 -F -- "${line%%,*}" "$RUN_DIR/stdout" || grep -m1 -F -- "$1: ${line#"$1: "}" "$RUN_DIR/stdout" ||
-        echo "(no such line; the program $RUN_HOW)")" "$4")"
+      "$(grep -m1 -F -- "${line%% [0-9]*}" "$RUN_DIR/stdout" || echo "(no such line; the program $RUN_HOW)")" "$3")"
   done
 }
 
-# copy_into FROM KINDS BYTES DST...: the first successful cudaMemcpy of BYTES from FROM (host, alloc#K or
-# alloc#*) into DST (alloc#* or host/pinned#*) with one of KINDS (a | list), as a calls line; nothing if none.
+# copy_into FROM KINDS BYTES DST [AFTER]: the first successful cudaMemcpy (after call AFTER) of BYTES from
+# FROM (host, alloc#K or alloc#*) into DST (alloc#*, host, pinned#* or *) with one of KINDS (a | list), as a
+# calls line; nothing if none.
 copy_into() {
-  local from=$1 kinds=$2 bytes=$3 dst=$4
+  local from=$1 kinds=$2 bytes=$3 dst=$4 after=${5:-0}
   calls fn=cudaMemcpy "src=$from" "dst=$dst" "bytes=$bytes" status=0 |
-    awk -F '\t' -v k="|$kinds|" '{ if (match($7, /kind=[A-Za-z0-9]+/) && index(k, "|" substr($7, RSTART + 5, RLENGTH - 5) "|")) { print; exit } }'
+    awk -F '\t' -v k="|$kinds|" -v a="$after" '$1 > a { if (match($7, /kind=[A-Za-z0-9]+/) && index(k, "|" substr($7, RSTART + 5, RLENGTH - 5) "|")) { print; exit } }'
+}
+
+# copy_back B KIND: the first copy of the device buffer B to the host with KIND after the add kernel on B.
+copy_back() {
+  local add
+  add=$(first_n fn=cudaLaunchKernel kernel=add "args=$1,*")
+  [ -z "$add" ] || copy_into "$1" "$2" "*" "$([ "$2" = Default ] && echo host || echo "*")" "$add" | awk -F '\t' '$7 !~ /dst=alloc/'
 }
 
 # The probe's questions: the printed answer's start, and the call that must have produced it (grader/lib/trace.bash).
@@ -109,48 +118,47 @@ checked_on() {
     fail "$(printf 'expected: a cudaMemcpy from %s (the buffer the host data went to) into the other device buffer, with cudaMemcpyDeviceToDevice\nhappened: the program'"'"'s cudaMemcpy calls:\n%s\nusual cause: the copy from d_a to d_b is missing, goes the wrong way (destination first), goes through the host, or names a kind that does not match' "$a" "$(calls_of cudaMemcpy)")"
   b=$(call_field "$d2d" dst)
   checked_on "$b" "$(call_field "$d2d" n)"
-  expect_report "host to device" 1 "$(pattern_sum "$n")" "nothing reached d_a: the copy host to device is missing, or failed unchecked"
-  expect_report "device to device" 1 "$(pattern_sum "$n")" "nothing reached d_b: the copy from d_a to d_b is missing or failed unchecked"
+  expect_report "host to device" 1 "nothing reached d_a: the copy host to device is missing, or failed unchecked"
+  expect_report "device to device" 1 "nothing reached d_b: the copy from d_a to d_b is missing or failed unchecked"
 }
 
 # hint: cudaMemcpy counts bytes, not elements: n floats are n * sizeof(float) bytes. A count of n copies
 # hint: a quarter of the floats, and cudaMemcpy still returns cudaSuccess.
 @test "step 3: copies whole buffers: counts bytes, not elements (2 points)" {
-  local n bytes h2d d2d
+  local n bytes h2d d2d b c sum
   require_program
-  n=$(chosen_n) bytes=$(($(chosen_n) * 4))
-  run_chosen
-  expect_copies_ran
-  h2d=$(copy_into host "HostToDevice|Default" "*" "alloc#*")
-  d2d=$(copy_into "$(call_field "$h2d" dst)" "DeviceToDevice|Default" "*" "alloc#*")
-  for c in "$h2d" "$d2d"; do
-    [ -n "$c" ] || fail "expected: the two copies of step 2 (it says what is missing)"
-    [ "$(call_field "$c" bytes)" = "$bytes" ] ||
-      fail "$(printf 'expected: with n = %s, each copy moves %s bytes (n * sizeof(float))\nhappened: %s\nusual cause: the count is in bytes, n * sizeof(float), not n (a quarter of the bytes is the sign of a count in elements)' "$n" "$bytes" "$(call_text "$c")")"
-  done
-  expect_report "host to device" 1 "$(pattern_sum "$n")" "the copy moved less than the whole buffer"
-  expect_report "device to device" 1 "$(pattern_sum "$n")" "the copy moved less than the whole buffer"
-}
-
-# hint: The host sees the GPU's results only after a device-to-host copy brings them back: read h_pinned
-# hint: (or h_pageable) after the cudaMemcpy that fills it, never before.
-@test "step 4: reads the results only after copying them back to the host (2 points)" {
-  local n bytes h2d d2d b add back dflt
-  require_program
-  n=$(chosen_n) bytes=$(($(chosen_n) * 4))
+  n=$(chosen_n) bytes=$(($(chosen_n) * 4)) sum=$(pattern_sum "$(chosen_n)")
   run_chosen
   expect_copies_ran
   h2d=$(copy_into host "HostToDevice|Default" "*" "alloc#*")
   d2d=$(copy_into "$(call_field "$h2d" dst)" "DeviceToDevice|Default" "*" "alloc#*")
   b=$(call_field "$d2d" dst)
-  add=$(first_n fn=cudaLaunchKernel kernel=add "args=$b,*")
-  back=$(copy_into "$b" "DeviceToHost" "$bytes" "*" | awk -F '\t' -v a="${add:-0}" '$1 > a && $7 !~ /dst=alloc/')
-  dflt=$(copy_into "$b" "Default" "$bytes" "host" | awk -F '\t' -v a="${add:-0}" '$1 > a')
-  [ -n "$add" ] && [ -n "$back" ] && [ -n "$dflt" ] ||
-    fail "$(printf 'expected: after the add kernel on %s, a cudaMemcpy of its %s bytes to the host with cudaMemcpyDeviceToHost (into h_pinned), and one with cudaMemcpyDefault (into h_pageable)\nhappened: the program'"'"'s cudaMemcpy calls:\n%s\nusual cause: a copy back is missing, goes the wrong way, or moves elements instead of bytes' "${b:-d_b}" "$bytes" "$(calls_of cudaMemcpy)")"
-  expect_report "plus 1 on the device, device to host" 2 $(($(pattern_sum "$n") + n)) \
+  for c in "$h2d" "$d2d" "$(copy_back "${b:-none}" DeviceToHost)" "$(copy_back "${b:-none}" Default)"; do
+    [ -n "$c" ] || fail "expected: the copies of steps 2 and 4 (they say what is missing)"
+    [ "$(call_field "$c" bytes)" = "$bytes" ] ||
+      fail "$(printf 'expected: with n = %s, each copy moves %s bytes (n * sizeof(float))\nhappened: %s\nusual cause: the count is in bytes, n * sizeof(float), not n (a quarter of the bytes is the sign of a count in elements)' "$n" "$bytes" "$(call_text "$c")")"
+  done
+  expect_report "host to device" 1 "$sum" "the copy moved less than the whole buffer"
+  expect_report "device to device" 1 "$sum" "the copy moved less than the whole buffer"
+}
+
+# hint: The host sees the GPU's results only after a device-to-host copy brings them back: read h_pinned
+# hint: (or h_pageable) after the cudaMemcpy that fills it, never before.
+@test "step 4: reads the results only after copying them back to the host (2 points)" {
+  local h2d d2d b back dflt
+  require_program
+  run_chosen
+  expect_copies_ran
+  h2d=$(copy_into host "HostToDevice|Default" "*" "alloc#*")
+  d2d=$(copy_into "$(call_field "$h2d" dst)" "DeviceToDevice|Default" "*" "alloc#*")
+  b=$(call_field "$d2d" dst)
+  back=$(copy_back "$b" DeviceToHost)
+  dflt=$(copy_back "$b" Default)
+  [ -n "$back" ] && [ -n "$dflt" ] ||
+    fail "$(printf 'expected: after the add kernel on %s, a cudaMemcpy of it to the host with cudaMemcpyDeviceToHost (into h_pinned), and one with cudaMemcpyDefault (into h_pageable)\nhappened: the program'"'"'s cudaMemcpy calls:\n%s\nusual cause: a copy back is missing, or goes the wrong way' "${b:-d_b}" "$(calls_of cudaMemcpy)")"
+  expect_report "plus 1 on the device, device to host" 2 \
     "the host buffer was read before the device-to-host copy filled it (zeros, or the old data, are the sign)"
-  expect_report "device to host with cudaMemcpyDefault" 2 $(($(pattern_sum "$n") + n)) \
+  expect_report "device to host with cudaMemcpyDefault" 2 \
     "the host buffer was read before the copy with cudaMemcpyDefault filled it"
 }
 
@@ -179,7 +187,7 @@ checked_on() {
 }
 
 # hint: The memory checker (compute-sanitizer, or the CPU backend's) reports any access outside an
-# hint: allocation, even the small overruns a real GPU lets pass, and any allocation never freed.
+# hint: allocation, even the small overruns a real GPU lets pass: a kernel or copy that reaches one past the end.
 @test "step 7: runs clean under the memory checker (2 points)" {
   require_program
   expect_memcheck_clean 1000
@@ -220,7 +228,7 @@ checked_on() {
   expect_real_oom
   fault_sweep "$(chosen_n)"
   run_program --name probe -- --probe
-  expect_answers "${PROBE_QUESTIONS[@]}"
+  expect_answers --find "${PROBE_QUESTIONS[@]}"
   fault_sweep --name sweep-probe --skip "$ANSWER_NS" -- --probe
   fault_sweep --name sweep-bandwidth -- --bandwidth
 }

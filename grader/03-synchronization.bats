@@ -13,6 +13,36 @@ setup() {
 
 # The pipeline must be at least this many times faster than the serial version, in the same run.
 MIN_SPEEDUP=1.3
+# The bits of the floats slow_fill writes, as the trace shows a launch's float arguments.
+ONE=1065353216 TWO=1073741824 THREE=1077936128 FOUR=1082130432
+
+# The size of the normal run, chosen when grading starts (WB_SEED fixes it), so that no printed line can
+# be written in advance. Every expected line is computed here, and checked against the trace.
+chosen_n() {
+  local file
+  file=$(wb_work)/chosen-n
+  [ -s "$file" ] || echo $(( (${WB_SEED:-$RANDOM$RANDOM} % 1000000) + 1001 )) >"$file"
+  cat "$file"
+}
+
+run_chosen() { run_program --name "run-$(chosen_n)" -- "$(chosen_n)"; }
+
+# fill_launch BITS: the record of slow_fill's fill of the value BITS (one of the above); fails when none.
+fill_launch() {
+  local rec
+  rec=$(calls fn=cudaLaunchKernel kernel=fill status=0 | awk -F '\t' -v v="$1" '$7 ~ ("args=[^ ]*," v " ")' | head -n 1)
+  [ -n "$rec" ] || fail "$(printf 'expected: the provided slow_fill launch that writes %s\nhappened: the program %s and made no such launch\nusual cause: the provided code was edited away (make reset LESSON=3 restores the skeleton)' "$1" "$RUN_HOW")"
+  printf '%s\n' "$rec"
+}
+
+# The buffer a fill launch writes: its first argument.
+fill_target() { call_field "$1" args | cut -d, -f1; }
+
+# expect_printed LINE CAUSE: the run printed LINE (computed by the grader), exactly.
+expect_printed() {
+  grep -qxF -- "$1" "$RUN_DIR/stdout" && return 0
+  fail "$(printf 'expected: %s\nprinted:  %s\nusual cause: %s' "$1" "$(grep -m1 -F -- "${1%%:*}" "$RUN_DIR/stdout" || echo "(no such line; the program $RUN_HOW)")" "$2")"
+}
 
 # hint: Build it yourself with `make run LESSON=3`. The build uses -Wall -Wextra: a warning about an
 # hint: unused variable often means a step is not written yet.
@@ -24,39 +54,69 @@ MIN_SPEEDUP=1.3
 # hint: waits for the kernels before it on the default stream; managed memory needs an explicit wait
 # hint: (cudaDeviceSynchronize) before the host reads it.
 @test "step 2: waits for the kernel before reading its results on the host (2 points)" {
+  local n fill buf copy query
   require_program
-  run_program --name run --
+  n=$(chosen_n)
+  run_chosen
   expect_exit 0
-  expect_line "launch returned before the kernel finished: " "$(expected_file run.out)" \
+  expect_answers "launch returned before the kernel finished: cudaStreamQuery says |fn=cudaStreamQuery stream=0"
+  expect_printed "launch returned before the kernel finished: cudaStreamQuery says cudaErrorNotReady" \
     "the program waited for the device between the launch and cudaStreamQuery"
-  expect_line "copied back with cudaMemcpy: " "$(expected_file run.out)" \
-    "the results were not copied back, or copied with cudaMemcpyAsync and never waited for: only the blocking cudaMemcpy waits by itself"
-  expect_line "managed memory read by the host: " "$(expected_file run.out)" \
-    "the host read managed memory before the kernel had written it: call cudaDeviceSynchronize after the launch, before reading"
-  run_program --name run-1000 -- 1000
-  expect_exit 0
-  expect_line "copied back with cudaMemcpy: " "$(expected_file run-1000.out)" "the copy must cover n floats, n * sizeof(float) bytes"
-  expect_line "managed memory read by the host: " "$(expected_file run-1000.out)" "the wait must come before the read"
+  fill=$(fill_launch "$ONE")
+  buf=$(fill_target "$fill")
+  copy=$(calls fn=cudaMemcpy "src=$buf" kind=DeviceToHost "bytes=$((n * 4))" status=0 | awk -F '\t' -v a="$(call_field "$fill" n)" '$1 > a' | head -n 1)
+  [ -n "$copy" ] ||
+    fail "$(printf 'expected: after slow_fill of %s, a blocking cudaMemcpy of its %s bytes to the host (cudaMemcpyDeviceToHost)\nhappened: the program'"'"'s cudaMemcpy calls:\n%s\nusual cause: the results were not copied back, copied with cudaMemcpyAsync (it does not wait), or copied short' "$buf" "$((n * 4))" "$(calls_of cudaMemcpy)")"
+  expect_printed "copied back with cudaMemcpy: $n of $n elements are 1" \
+    "the results were read before the copy that brings them back"
+  fill=$(fill_launch "$TWO")
+  [[ $(fill_target "$fill") == managed#* ]] ||
+    fail "expected: the fill of 2 writes the managed buffer (cudaMallocManaged); happened: $(call_text "$fill")"
+  expect_waited "the kernel that writes the managed memory" "managed memory read by the host: " "$(call_field "$fill" n)" 0 \
+    "managed memory needs no copy, but the host must wait for the kernel: cudaDeviceSynchronize after the launch, before reading (a sleep is not a wait)"
+  expect_printed "managed memory read by the host: $n of $n elements are 2" \
+    "the host read managed memory before the kernel had written it"
 }
 
 # hint: cudaStreamSynchronize(s) waits for the work queued on s, and only that: waiting for another
 # hint: stream, one that is idle, returns at once.
 @test "step 3: waits for the stream that did the work (2 points)" {
+  local n fill stream copy
   require_program
-  run_program --name run --
+  n=$(chosen_n)
+  run_chosen
   expect_exit 0
-  expect_line "stream 1's copy read by the host: " "$(expected_file run.out)" \
+  fill=$(fill_launch "$THREE")
+  stream=$(call_field "$fill" stream)
+  copy=$(calls fn=cudaMemcpyAsync "src=$(fill_target "$fill")" kind=DeviceToHost "stream=$stream" status=0 | head -n 1)
+  [ -n "$copy" ] ||
+    fail "expected: an async copy of the buffer slow_fill wrote with 3, on its stream ($stream); happened: $(calls_of cudaMemcpyAsync)"
+  expect_waited "stream 1's kernel and copy" "stream 1's copy read by the host: " "$(call_field "$copy" n)" "$stream" \
     "the host read h_out before stream[1] had finished its kernel and its copy: cudaStreamSynchronize(stream[1]), not another stream"
+  expect_printed "stream 1's copy read by the host: $n of $n elements are 3" \
+    "the host read h_out before stream[1] had finished"
 }
 
 # hint: An event is a mark in one stream: cudaEventRecord(done, s) after the copy, in the copy's stream,
 # hint: then cudaEventSynchronize(done). Recorded in an idle stream, it is reached at once.
 @test "step 4: waits on an event recorded behind the copy (2 points)" {
+  local n fill stream copy record at
   require_program
-  run_program --name run --
+  n=$(chosen_n)
+  run_chosen
   expect_exit 0
-  expect_line "the copy behind the event read by the host: " "$(expected_file run.out)" \
-    "the event was not recorded, recorded in another stream than the copy (stream[0]), or not waited for"
+  fill=$(fill_launch "$FOUR")
+  stream=$(call_field "$fill" stream)
+  copy=$(calls fn=cudaMemcpyAsync "src=$(fill_target "$fill")" kind=DeviceToHost "stream=$stream" status=0 | head -n 1)
+  [ -n "$copy" ] || fail "expected: an async copy of the buffer slow_fill wrote with 4, on its stream ($stream)"
+  record=$(calls fn=cudaEventRecord "stream=$stream" status=0 | awk -F '\t' -v a="$(call_field "$copy" n)" '$1 > a' | head -n 1)
+  at=$(printed_at "the copy behind the event read by the host: ")
+  [ -n "$record" ] && [ -n "$(calls fn=cudaEventSynchronize "event=$(call_field "$record" event)" status=0 |
+    awk -F '\t' -v a="$(call_field "$record" n)" -v at="${at:-0}" '$1 > a { p = $7; sub(/.*printed=/, "", p); sub(/ .*/, "", p); if (p + 0 <= at + 0) print }')" ] ||
+    fail "$(printf 'expected: an event recorded on %s after the copy, and cudaEventSynchronize on it before the line is printed\nhappened: the program'"'"'s cudaEventRecord and cudaEventSynchronize calls:\n%s\n%s\nusual cause: the event was not recorded, recorded in another stream than the copy, or not waited for' \
+      "$stream" "$(calls_of cudaEventRecord)" "$(calls_of cudaEventSynchronize)")"
+  expect_printed "the copy behind the event read by the host: $n of $n elements are 4" \
+    "the event was not recorded behind the copy, or not waited for"
 }
 
 # hint: Device printf writes into a buffer that the host prints at the next synchronizing call. A program
@@ -65,6 +125,7 @@ MIN_SPEEDUP=1.3
   require_program
   run_program --name printf -- --printf
   expect_exit 0
+  expect_call cudaLaunchKernel kernel=hello status=0 --because "the provided launch of hello was edited away"
   expect_line "device: " "$(expected_file printf.out)" \
     "no synchronizing call (cudaDeviceSynchronize) between the launch and the return: the kernel's line is lost when the program ends first"
   expect_line "host: " "$(expected_file printf.out)" "read the program's own error message"
@@ -74,23 +135,49 @@ MIN_SPEEDUP=1.3
 # hint: h_piped) in one stream, stream[c % STREAMS]; the last chunk may be shorter. Wait for everything
 # hint: before reading h_piped.
 @test "step 6: pipelines the chunks with the serial run's results (2 points)" {
+  local n chunk c first count bytes stream prev="" in out work
   require_program
-  run_program --name run --
+  n=$(chosen_n)
+  run_chosen
   expect_exit 0
-  expect_line "pipeline of " "$(expected_file run.out)" \
-    "a chunk not copied in or out, the kernel not run on it, or h_piped read before the stop event was waited for"
-  run_program --name run-1001 -- 1001
-  expect_exit 0
-  expect_line "pipeline of " "$(expected_file run-1001.out)" \
-    "with 1001 floats the last chunk holds 119, not 126: its size must be n - first"
+  chunk=$(( (n + 7) / 8 ))
+  # The serial run's copy in names the work buffer: the chunks go to offsets in it.
+  work=$(calls fn=cudaMemcpyAsync kind=HostToDevice "bytes=$((n * 4))" status=0 | head -n 1)
+  work=$(call_field "$work" dst)
+  for ((c = 0; c * chunk < n; c++)); do
+    first=$((c * chunk)) count=$(( n - c * chunk < chunk ? n - c * chunk : chunk ))
+    bytes=$((count * 4))
+    if [ "$first" = 0 ]; then at=$work; else at="$work+$((first * 4))"; fi
+    in=$(calls fn=cudaMemcpyAsync kind=HostToDevice "dst=$at" "bytes=$bytes" status=0 | awk -F '\t' '$7 !~ / bytes='"$((n * 4))"' /' | head -n 1)
+    stream=$(call_field "$in" stream)
+    out=$(calls fn=cudaMemcpyAsync kind=DeviceToHost "src=$at" "bytes=$bytes" "stream=${stream:-none}" status=0 | head -n 1)
+    [ -n "$in" ] && [ -n "$out" ] && [ -n "$(calls fn=cudaLaunchKernel kernel=busy "args=$at,$count,*" "stream=$stream")" ] ||
+      fail "$(printf 'expected: with n = %s, chunk %s (floats %s to %s) copied in to %s, worked on by busy and copied out, all three in one stream\nhappened: the program'"'"'s calls on it:\n%s\nusual cause: a chunk not copied in or out, the kernel not run on it, a copy back to the start of the buffer, or a last chunk not cut short (it holds n - first floats)' \
+        "$n" "$c" "$first" "$((first + count - 1))" "$at" "$(calls "dst=$at"; calls "src=$at" | cut -f1-2,5,7 | sed 's/^/    /')")"
+    [ "$stream" != "$prev" ] ||
+      fail "expected: consecutive chunks in different streams (stream[c % STREAMS]); happened: chunks $((c - 1)) and $c both on $stream"
+    prev=$stream
+  done
+  expect_printed "pipeline of $n floats in 8 chunks over 2 streams: $n of $n elements match the serial run" \
+    "a chunk not copied in or out, or h_piped read before the stop event was waited for"
 }
 
 # hint: Copies overlap with kernels only from pinned memory (cudaMallocHost) and only when they are in
 # hint: different streams: pageable memory or a single stream makes the pipeline as slow as the serial run.
 @test "step 7: the pipeline is at least 1.3x faster than the serial version (2 points)" {
   require_program
+  local line speedup pageable streams
+  # What makes the pipeline fast is checked on every backend, in the normal run: its copies use pinned
+  # host memory and its chunks two streams. Only the time needs a real GPU.
+  run_chosen
+  expect_exit 0
+  pageable=$(calls fn=cudaMemcpyAsync status=0 | grep -cE $'\t(dst|src)=host |\tdst=[^ ]* src=host ' || true)
+  [ "$pageable" = 0 ] ||
+    fail "$(printf 'expected: every cudaMemcpyAsync to or from pinned memory (cudaMallocHost)\nhappened: %s of them use pageable host memory:\n%s\nusual cause: host buffers from malloc: an async copy from pageable memory waits, and copies through a bounce buffer' "$pageable" "$(calls fn=cudaMemcpyAsync | grep -E ' (dst|src)=host ' | head -n 3 | while IFS= read -r c; do printf '    %s\n' "$(call_text "$c")"; done)")"
+  streams=$(calls fn=cudaLaunchKernel kernel=busy | tail -n +2 | while IFS= read -r c; do call_field "$c" stream; done | sort -u | grep -c . || true)
+  [ "$streams" -ge 2 ] ||
+    fail "expected: the pipeline's kernels in at least 2 streams; happened: they ran in $streams"
   require_real_gpu "the pipeline's speed-up"
-  local line speedup
   run_program --name pipeline -- --pipeline
   expect_exit 0
   expect_line "pipeline of " "$(expected_file pipeline.out)" \
@@ -108,14 +195,14 @@ MIN_SPEEDUP=1.3
 # hint: managed memory, cudaFreeHost for pinned memory; destroy the streams and events there too.
 @test "step 8: frees every buffer exactly once and destroys its streams and events (2 points)" {
   require_program
-  run_program --name run --
+  run_chosen
   expect_exit 0
   expect_no_leaks
   expect_no_invalid_frees
 }
 
 # hint: The memory checker (compute-sanitizer, or the CPU backend's) reports any access outside an
-# hint: allocation, even the small overruns a real GPU lets pass, and any allocation never freed.
+# hint: allocation, even the small overruns a real GPU lets pass: a kernel or copy that reaches one past the end.
 @test "step 9: runs clean under the memory checker (2 points)" {
   require_program
   expect_memcheck_clean 1001
@@ -127,5 +214,6 @@ MIN_SPEEDUP=1.3
 @test "step 10: survives running out of device memory (3 points)" {
   require_program
   expect_real_oom
-  fault_sweep
+  fault_sweep "$(chosen_n)"
+  fault_sweep --name sweep-printf -- --printf
 }

@@ -222,7 +222,7 @@ launch_line() {
 }
 
 # hint: The memory checker (compute-sanitizer, or the CPU backend's) reports any access outside an
-# hint: allocation, even the small overruns a real GPU lets pass, and any allocation never freed.
+# hint: allocation, even the small overruns a real GPU lets pass: a kernel or copy that reaches one past the end.
 @test "step 6: runs clean under the memory checker (2 points)" {
   require_program
   expect_memcheck_clean 1000

@@ -82,8 +82,7 @@ run_program() {
   # Under the memory checker, launches are traced without their arguments: finding how many a kernel has
   # can take a failing driver call, which compute-sanitizer reports (measured on the H200).
   [ "$sanitize" = 1 ] && envs+=(CUDAWB_NO_KERNEL_ARGS=1)
-  [ "$sanitize" = 1 ] && cmd=("$WB_SANITIZER" --tool memcheck --leak-check full
-    --error-exitcode "$WB_SANITIZER_EXIT" "${cmd[@]}")
+  [ "$sanitize" = 1 ] && cmd=("$WB_SANITIZER" --tool memcheck --error-exitcode "$WB_SANITIZER_EXIT" "${cmd[@]}")
   if sandbox_ok; then
     # /tmp is private; the workbook (its tools: the CPU backend's memory checker) and the build stay
     # visible read-only, also when they live under /tmp.
@@ -259,7 +258,7 @@ failed_call() {
 # and its bytes) or "located" (lesson 04: "error: FILE:LINE: CALL failed: NAME: STRING", FILE:LINE the
 # failed call's own line). The error and its string are the ones the trace recorded for the failed call.
 contract_kept() {
-  local format=${1:-plain} rec fn bytes code string lines line ok=0 n
+  local format=${1:-plain} rec fn bytes code string lines line ok=0 n leaks
   local -a names
   if [ "$RUN_NORMAL" != 1 ] || [ "$RUN_STATUS" -ne 1 ]; then
     echo "it $RUN_HOW (the contract: exit status 1); stderr: $(grep -m1 . "$RUN_DIR/stderr" || echo '(nothing)')"
@@ -306,7 +305,29 @@ contract_kept() {
   fi
   # After a sticky error nothing can be freed: the driver takes the memory back when the process ends.
   [ -z "$(awk '$1 == "sticky" { print $2 }' "$RUN_DIR/report" 2>/dev/null)" ] || return 0
-  expect_no_leaks >/dev/null 2>&1 || { echo "it did not release what it held:"; leak_lines; return 1; }
+  leaks=$(leaks_beyond "${CONTRACT_BASELINE:-}")
+  [ -z "$leaks" ] || { echo "it did not release what it held:"; printf '%s\n' "$leaks"; return 1; }
+}
+
+# leaks_beyond BASELINE_DIR: what the last run left alive (allocations, by function and site; streams,
+# events, cuBLAS handles, by count) beyond what the normal run in BASELINE_DIR left: a leak of the normal
+# path is the leak step's, not also the failure sweep's. One line each, for a message.
+leaks_beyond() {
+  local base=${1:+$1/report} fn bytes site more what
+  awk -v base="$base" '
+    FNR == 1 { file++ }
+    function field(k,   v) { v = " " $0 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
+    $1 == "leak" { key = field("fn") " " field("site"); if (file == 1 && base != "") had[key]++; else if (had[key]-- <= 0) print "leak", field("fn"), field("bytes"), field("site") }
+    $1 ~ /^live-(streams|events|handles)$/ { if (file == 1 && base != "") was[$1] = $2; else if ($2 > was[$1] + 0) print "live", $2 - was[$1], substr($1, 6) }
+  ' ${base:+"$base"} "$RUN_DIR/report" | while read -r what fn bytes site; do
+    if [ "$what" = leak ]; then
+      site=$(site_text "$site")
+      printf '    %s of %s bytes%s, never freed\n' "$fn" "$bytes" "${site:+ at $site}"
+    else
+      more=$fn
+      printf '    %s %s still alive\n' "$more" "$bytes"
+    fi
+  done
 }
 
 # expect_real_oom [--format F] [EXAMPLE [CAUSE]]: asked for 10^11 floats (400 GB: more than any GPU has,
@@ -346,6 +367,7 @@ fault_sweep() {
   run_program --name "$prefix-count" -- "$@"
   expect_exit 0
   count_dir=$RUN_DIR
+  CONTRACT_BASELINE=$count_dir
   for n in $skip; do
     skip_lines="$skip_lines$(calls "n=$n" | cut -f5) "
   done
@@ -374,18 +396,21 @@ fault_sweep() {
 
 # --- the memory checker --------------------------------------------------------------------------
 
-# expect_memcheck_clean [ARGS...]: compute-sanitizer memcheck (or the CPU backend's) finds nothing.
+# expect_memcheck_clean [ARGS...]: compute-sanitizer memcheck (or the CPU backend's) finds no access outside
+# an allocation. Leaks and failed API calls it reports too are left to the steps that check them in the
+# trace (one mistake costs one step).
 expect_memcheck_clean() {
-  local summary
+  local summary accesses
   if [ -z "${WB_SANITIZER:-}" ] || [ ! -x "$WB_SANITIZER" ]; then
     skip "cannot run here: compute-sanitizer is not installed (it comes with the full CUDA toolkit)"
   fi
   run_program --name memcheck --sanitize -- "$@"
   summary=$(grep -h -m1 -o 'ERROR SUMMARY: [0-9]* error' "$RUN_DIR/stdout" "$RUN_DIR/stderr" | head -n1 | grep -o '[0-9]*' || true)
-  [ "$RUN_NORMAL" = 1 ] && [ "${summary:-x}" = 0 ] && return 0
   [ -n "$summary" ] || fail "$(printf 'expected: the memory checker runs the program to the end\nhappened: it %s\nusual cause: %s' "$RUN_HOW" "$(cause_of_run)")"
-  fail "$(printf 'expected: no invalid accesses and no leaks under the memory checker\nhappened: it found %s error(s):\n%s\nusual cause: a buffer smaller than what a kernel or copy touches, or memory never freed' \
-    "$summary" "$(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep '^=========' | grep -v -e 'COMPUTE-SANITIZER' -e '^========= *$' | head -n 16 | cut -c1-160 | sed 's/^/    /')")"
+  accesses=$(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -cE '^========= (Invalid |Misaligned |Out-of-range )' || true)
+  [ "$accesses" = 0 ] && return 0
+  fail "$(printf 'expected: no access outside an allocation under the memory checker\nhappened: it found %s invalid access(es):\n%s\nusual cause: a buffer smaller than what a kernel or copy touches, or an index one past the end' \
+    "$accesses" "$(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -A5 -E '^========= (Invalid |Misaligned |Out-of-range )' | grep '^=========' | grep -v -e '^========= *$' | head -n 16 | cut -c1-160 | sed 's/^/    /')")"
 }
 
 # --- step 1 of every lesson ----------------------------------------------------------------------

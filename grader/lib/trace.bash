@@ -139,22 +139,26 @@ error_string() {
 }
 
 # expect_answers QUESTION|FILTER[|then]...: a probe's printed answers, each checked against the call that
-# produced it. For each entry, in order: the run printed "QUESTION: NAME...", and the last call with
+# produced it. For each entry, in order: the run printed "QUESTION: NAME..." (or "QUESTION NAME" when
+# QUESTION ends with a space), and the last call with
 # FILTER's KEY=VALUE fields made before that line was printed (the records' printed= field) and after the
 # previous answer's call returned NAME. "|then": the line is
 # "QUESTION: A, then B", two such calls in a row. Sets ANSWER_NS to the answering calls' order numbers
-# (the failure sweep leaves them alone: they are questions, not operations).
+# (the failure sweep leaves them alone: they are questions, not operations). --find: only find the
+# answering calls, without judging the answers (a sweep's set-up: the answers are another step's).
 expect_answers() {
-  local q question filter then line printed rec after=0 name second at
+  local q question filter then line printed rec after=0 name second at judge=1
+  [ "${1:-}" != --find ] || { judge=0; shift; }
   ANSWER_NS=""
   [ $# -gt 0 ] || fail "grader error: expect_answers was given no question"
   for q in "$@"; do
     question=${q%%|*} filter=${q#*|} then=""
     [[ $filter != *"|then" ]] || { filter=${filter%|then}; then=1; }
-    line=$(grep -b -m1 -F -- "$question: " "$RUN_DIR/stdout" || true)
+    [[ $question == *" " ]] || question="$question: " # the answer follows ": ", or the given separator
+    line=$(grep -b -m1 -F -- "$question" "$RUN_DIR/stdout" || true)
     at=${line%%:*} line=${line#*:}
-    [ -n "$line" ] || fail "$(printf 'expected: a line "%s: ..." with what the runtime answered\nhappened: no such line; the program %s\nusual cause: the probe question is not written yet' "$question" "$RUN_HOW")"
-    printed=${line#"$question: "}
+    [ -n "$line" ] || fail "$(printf 'expected: a line "%s..." with what the runtime answered\nhappened: no such line; the program %s\nusual cause: the probe question is not written yet' "$question" "$RUN_HOW")"
+    printed=${line#"$question"}
     printed=${printed%%,*}
     # shellcheck disable=SC2086 # the filter is several KEY=VALUE words
     # the last such call before the line (the last two for "A, then B")
@@ -164,15 +168,48 @@ expect_answers() {
       END { if (two) print (before != "" ? before : first); else print (last != "" ? last : first) }')
     [ -n "$rec" ] || fail "$(printf 'expected: the answer "%s" comes from a call %s made by the program before it printed the line\nhappened: it printed the answer, but made no such call (after the previous question'"'"'s)\nusual cause: an answer typed in instead of asked of the runtime, or a call with other pointers or another kind than the question names' "$line" "${filter#fn=}")"
     name=$(error_name "$(call_field "$rec" status)")
-    [ "$printed" = "$name" ] || fail "$(printf 'expected: "%s" prints what the call returned: %s\nhappened: it printed "%s"; the call %s returned %s\nusual cause: an answer typed in, or the result of another call printed' "$question" "$name" "$printed" "$(call_text "$rec")" "$name")"
+    [ "$judge" = 0 ] || [ "$printed" = "$name" ] || fail "$(printf 'expected: "%s..." prints what the call returned: %s\nhappened: it printed "%s"; the call %s returned %s\nusual cause: an answer typed in, or the result of another call printed' "$question" "$name" "$printed" "$(call_text "$rec")" "$name")"
     if [ -n "$then" ]; then
       # shellcheck disable=SC2086
       second=$(calls $filter | awk -F '\t' -v a="$(call_field "$rec" n)" '$1 > a' | head -n 1)
-      [[ $line == *", then $(error_name "$(call_field "$second" status)")" ]] ||
-        fail "$(printf 'expected: "%s: A, then B" prints what two such calls in a row returned\nhappened: it printed "%s"\nusual cause: cudaPeekAtLastError used where cudaGetLastError clears the error, or an answer typed in' "$question" "$line")"
+      [ "$judge" = 0 ] || [[ $line == *", then $(error_name "$(call_field "$second" status)")" ]] ||
+        fail "$(printf 'expected: "%sA, then B" prints what two such calls in a row returned\nhappened: it printed "%s"\nusual cause: cudaPeekAtLastError used where cudaGetLastError clears the error, or an answer typed in' "$question" "$line")"
       rec=$second
     fi
     ANSWER_NS="$ANSWER_NS $(call_field "$rec" n)"
     after=$(call_field "$rec" n)
   done
+}
+
+# printed_at PREFIX: the byte offset in the last run's stdout of its first line starting with PREFIX.
+printed_at() { grep -b -m1 -F -- "$1" "$RUN_DIR/stdout" | grep -m1 "^[0-9]*:$1" | cut -d: -f1; }
+
+# synced_before OFFSET AFTER STREAM: the order number of a call made after call AFTER, and before the
+# program had printed OFFSET bytes, that waits for STREAM's work (stream#K, or 0 for the legacy default
+# stream): cudaDeviceSynchronize, cudaStreamSynchronize of STREAM, cudaEventSynchronize of an event
+# recorded on STREAM after AFTER, or for stream 0 a blocking cudaMemcpy. Nothing when there is none:
+# then the host read the results without waiting for them, whatever the timing let it see.
+synced_before() {
+  trace_table
+  awk -F '\t' -v at="$1" -v after="$2" -v stream="$3" '
+    function field(k,   v) { v = " " $7 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
+    $1 <= after { next }
+    { p = field("printed"); if (p != "" && p + 0 > at + 0) exit }
+    $2 == "cudaEventRecord" && field("stream") == stream { recorded[field("event")] = 1 }
+    $4 != 0 { next }
+    $2 == "cudaDeviceSynchronize" ||
+    ($2 == "cudaStreamSynchronize" && field("stream") == stream) ||
+    ($2 == "cudaEventSynchronize" && (field("event") in recorded)) ||
+    ($2 == "cudaMemcpy" && stream == "0") { print $1; exit }' "$RUN_DIR/calls.tsv"
+}
+
+# expect_waited WHAT PREFIX AFTER STREAM CAUSE: the line starting with PREFIX was printed after a call that
+# waited for STREAM's work since call AFTER (synced_before). WHAT names that work in the message.
+expect_waited() {
+  local at
+  at=$(printed_at "$2")
+  [ -n "$at" ] || fail "$(printf 'expected: a line starting "%s"\nhappened: no such line; the program %s' "$2" "$RUN_HOW")"
+  [ -n "$(synced_before "$at" "$3" "$4")" ] && return 0
+  fail "$(printf 'expected: a call that waits for %s (on %s) between it and the line "%s"\nhappened: no such call: the program read the results without waiting for them\nusual cause: %s' \
+    "$1" "$4" "$(sed -n "/^$(printf '%s' "$2" | sed 's/[]\/$*.^[]/\\&/g')/{p;q}" "$RUN_DIR/stdout")" "$5")"
 }
