@@ -21,37 +21,29 @@ ASSERT_FAILED="cudaErrorAssert: device-side assert triggered"                   
 OUT_OF_MEMORY="cudaErrorMemoryAllocation: out of memory"                            # 2
 
 SOURCE=errors.cu
-# Calls that wait for the device, where an error raised inside a kernel surfaces (cudaMemcpy, not ...Async).
+# Calls that wait for the device, where an error raised inside a kernel surfaces (the call text starts so).
 SYNC_CALLS='cudaDeviceSynchronize|cudaStreamSynchronize|cudaEventSynchronize|cudaMemcpy[[:space:]]*\('
 # Calls that read the last error, where a launch that could not start is reported.
 LAUNCH_CHECKS='cudaGetLastError|cudaPeekAtLastError'
+# The size of the normal run, chosen when grading starts (WB_SEED fixes it): every expected line is
+# computed here, and checked against the trace.
+chosen_n() {
+  local file
+  file=$(wb_work)/chosen-n
+  [ -s "$file" ] || echo $(( (${WB_SEED:-$RANDOM$RANDOM} % 2000000) + 1001 )) >"$file"
+  cat "$file"
+}
 
-# --- this lesson's helpers: where in the student's own source a report must point ---------------------
+# --- this lesson's helpers: where in the student's own file a report must point, from the trace ------
 
 # The source the program was built from (a copy of the student's file, taken before the build).
 graded_source() { printf '%s\n' "$(wb_work)/build/src/$SOURCE"; }
 
-# source_line ERE [FROM]: the number of the first line at or after FROM (default 1) of the graded source
-# whose code, comments left out, matches ERE; nothing when no line does. Line numbers are computed from
-# the student's file at grading time, so they follow every edit.
-source_line() {
-  RE=$1 FROM=${2:-1} awk '
-    { code = $0; gsub(/\/\*.*\*\//, "", code); sub(/\/\/.*/, "", code) }
-    code ~ /^[[:space:]]*(\/\*|\*)/ { next }
-    NR >= ENVIRON["FROM"] + 0 && code ~ ENVIRON["RE"] { print NR; exit }' "$(graded_source)"
-}
-
-# The first line after LINE that holds code (not blank, not only a comment).
-next_code_line() {
-  FROM=$(($1 + 1)) awk '
-    NR < ENVIRON["FROM"] + 0 { next }
-    { code = $0; gsub(/\/\*.*\*\//, "", code); sub(/\/\/.*/, "", code) }
-    code ~ /^[[:space:]]*(\/\*|\*)/ || code ~ /^[[:space:]]*$/ { next }
-    { print NR; exit }' "$(graded_source)"
-}
-
 # Line N of the graded source, trimmed, for a failure message.
 code_at() { sed -n "${1}p" "$(graded_source)" | sed 's/^[[:space:]]*//' | cut -c1-120; }
+
+# The line number of a call record's site in the student's file ("errors.cu:84" -> 84).
+line_of() { call_field "$1" line | sed -n "s/^$SOURCE:\([0-9]*\)$/\1/p"; }
 
 # read_error_line: the last run's one "error: FILE:LINE: CALL failed: NAME: STRING" line on stderr, split
 # into ERR_TEXT, ERR_FILE, ERR_AT, ERR_CALL and ERR_WHAT ("NAME: STRING"). Returns 1 with ERR_WHY set
@@ -74,18 +66,14 @@ read_error_line() {
 
 # The usual cause of a report line that is wrong in a way every step recognises; nothing otherwise.
 known_mistake() {
-  local code
   if [[ $ERR_WHAT == cudaSuccess:* ]]; then
     echo "CHECK_CUDA runs the call a second time to print its error, and the second call succeeded (a second cudaGetLastError() returns cudaSuccess; a second cudaMalloc allocates): keep the first result in a variable and use only that"
   elif [[ $ERR_WHAT == *": no error" ]]; then
     echo "the error's string comes from another call than the one checked (a second cudaGetLastError() returns cudaSuccess, whose string is \"no error\"): give cudaGetErrorString the error the checked call returned"
   elif [[ $ERR_FILE == */* ]]; then
     echo "FILE must be the file's name without its folders: base_name(__FILE__)"
-  elif [ -n "$ERR_AT" ]; then
-    code=$(code_at "$ERR_AT")
-    if [[ $code == *__LINE__* ]] || [ "$ERR_AT" -lt "$(source_line '^static int run\(' || echo 0)" ]; then
-      echo "line $ERR_AT is in the helper that prints the error, not where CHECK_CUDA is used: __LINE__ must be expanded in the macro, at the call"
-    fi
+  elif [ -n "$ERR_AT" ] && [ -z "$(calls "line=$SOURCE:$ERR_AT")" ]; then
+    echo "line $ERR_AT is not where any CUDA call was made: __LINE__ must be expanded in the macro, where CHECK_CUDA is used, not in a helper it calls"
   fi
 }
 
@@ -115,14 +103,6 @@ expect_error_line() {
   fail "$(printf 'expected: %s\nhappened: %s\nusual cause: %s' "$want" "$happened" "${why:-$cause}")"
 }
 
-# launch_line KERNEL: sets LAUNCH_AT to the line of the provided launch of KERNEL; fails when the
-# student's file no longer has it.
-launch_line() {
-  LAUNCH_AT=$(source_line "$1[[:space:]]*<<<")
-  [ -n "$LAUNCH_AT" ] ||
-    fail "$(printf 'expected: the launch of %s the skeleton provides (%s<<<...>>>)\nhappened: %s has no such launch\nusual cause: the provided code was edited away (make reset LESSON=4 restores the skeleton, saving yours)' "$1" "$1" "$SOURCE")"
-}
-
 # hint: Build it yourself with `make run LESSON=4`. The build uses -Wall -Wextra: a warning about an
 # hint: unused variable or label often means a step is not written yet.
 @test "step 1: compiles cleanly, without warnings (1 point)" {
@@ -132,44 +112,48 @@ launch_line() {
 # hint: One cleanup at the end of run(), reached by every path (goto cleanup), frees both buffers.
 # hint: cudaFree(NULL) does nothing, so the cleanup needs no flags; the success path must go through it too.
 @test "step 2: runs and frees everything when nothing fails (2 points)" {
+  local n buf
   require_program
-  run_program --name run --
+  n=$(chosen_n)
+  run_program --name "run-$n" -- "$n"
   expect_exit 0
-  expect_output "$(expected_file run.out)" "a step left half written: the program's result lines are provided"
+  printf 'allocated %s bytes for %s floats\nfilled with 1: %s of %s elements are 1\n' $((n * 4)) "$n" "$n" "$n" >"$RUN_DIR/want.out"
+  expect_output "$RUN_DIR/want.out" "a step left half written: the program's result lines are provided"
   [ ! -s "$RUN_DIR/stderr" ] ||
     fail "$(printf 'expected: nothing on stderr when nothing fails\nhappened: it printed:\n%s\nusual cause: a check that reports success as a failure (compare with cudaSuccess)' "$(excerpt "$RUN_DIR/stderr" 6)")"
+  buf=$(calls fn=cudaMalloc "bytes=$((n * 4))" status=0 | head -n 1)
+  [ -n "$buf" ] || fail "expected: a cudaMalloc of $((n * 4)) bytes; happened: $(calls_of cudaMalloc)"
+  expect_call cudaLaunchKernel kernel=count_equal "args=$(call_field "$buf" ptr),*" status=0 --because "the provided count of the ones was edited away"
   expect_no_leaks
   expect_no_invalid_frees
-  run_program --name run-1000 -- 1000
-  expect_exit 0
-  expect_output "$(expected_file run-1000.out)" "the size must follow n, the program's argument"
-  expect_no_leaks
 }
 
 # hint: CHECK_CUDA(call) must run the call once, keep what it returned, and print the line from that
 # hint: value: __FILE__, __LINE__ and #call expand where the macro is used. A launch returns nothing:
 # hint: CHECK_CUDA(cudaGetLastError()) right after it is where an invalid launch is reported.
 @test "step 3: reports an invalid launch at the line that checks it (3 points)" {
+  local launch check mode unchecked
   require_program
-  local launch check
-  launch_line fill
-  launch=$LAUNCH_AT
   run_program --name bad-launch -- --bad-launch
-  check=$(next_code_line "$launch")
-  # A check written on the launch's own line counts as right after it.
-  if sed -n "${launch}p" "$(graded_source)" | grep -qE "$LAUNCH_CHECKS"; then
-    check=$launch
+  launch=$(calls fn=cudaLaunchKernel kernel=fill block=1025x1x1 | head -n 1)
+  [ -n "$launch" ] ||
+    fail "$(printf 'expected: the provided launch of fill with 1025 threads per block (errors --bad-launch)\nhappened: no such launch; the program %s\nusual cause: the provided code was edited away (make reset LESSON=4 restores the skeleton, saving yours)' "$RUN_HOW")"
+  check=$(calls | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 > l { print; exit }')
+  if [ "$(call_field "$check" class)" != error ]; then
+    fail "$(printf 'expected: the launch of fill (%s) checked right after it, with CHECK_CUDA(cudaGetLastError())\nhappened: the next CUDA call is %s; the program %s, its stderr:\n%s\nusual cause: the launch is not checked right after it: a later check then finds its error and reports it at its own line, or nothing does' \
+      "$(call_field "$launch" line)" "${check:+$(call_text "$check")}" "$RUN_HOW" "$(excerpt "$RUN_DIR/stderr" 4)")"
   fi
-  read_error_line || true
-  if [ "$ERR_AT" != "$check" ] && ! sed -n "${check}p" "$(graded_source)" | grep -qE "$LAUNCH_CHECKS"; then
-    fail "$(printf 'expected: the launch of fill (line %s) checked on the very next line, which then reports:\n          error: %s:%s: cudaGetLastError() failed: %s\nhappened: the next line is "%s", and the program %s; its stderr:\n%s\nusual cause: %s' \
-      "$launch" "$SOURCE" $((launch + 1)) "${LAUNCH_ERRORS[0]}" "$(code_at "$check")" "$RUN_HOW" "$(excerpt "$RUN_DIR/stderr" 4)" \
-      "the launch is not checked right after it: a later check then finds its error and reports it at its own line, or nothing does and the result is wrong")"
-  fi
-  expect_error_line "${check:-?}" "$LAUNCH_CHECKS" "cudaGetLastError()" \
-    "the launch of fill (line $launch) is not checked right after it: a later check then finds its error and reports it at the wrong line; or CHECK_CUDA does not report and leave" \
+  expect_error_line "$(line_of "$check")" "$LAUNCH_CHECKS" "$(call_field "$check" fn)()" \
+    "the launch's check (line $(line_of "$check")) is not what reports it: CHECK_CUDA must print its line and leave through the cleanup" \
     "${LAUNCH_ERRORS[@]}"
   expect_no_leaks
+  # Every launch of every mode is checked right after it: the next CUDA call reads the error state.
+  for mode in out-of-bounds assert; do
+    run_program --name "$mode" -- "--$mode"
+    unchecked=$(calls | awk -F '\t' 'prev != "" && $3 != "error" { print prev } { prev = ($2 == "cudaLaunchKernel") ? $0 : "" }' | head -n 1)
+    [ -z "$unchecked" ] ||
+      fail "$(printf 'expected: every launch checked right after it, with CHECK_CUDA(cudaGetLastError())\nhappened: in errors --%s, %s is followed by another CUDA call\nusual cause: a launch without its check: its error then surfaces at a later check, which reports it at the wrong line' "$mode" "$(call_text "$unchecked")")"
+  done
 }
 
 # hint: An error inside a kernel (an illegal address, a failed assert) happens after the launch has
@@ -177,24 +161,22 @@ launch_line() {
 # hint: CHECK_CUDA(cudaDeviceSynchronize()) before reading results back.
 @test "step 4: reports a kernel's failure at the call that waits for it (3 points)" {
   require_program
-  local mode kernel what launch wait shown
+  local mode code what first fn
   for mode in out-of-bounds assert; do
     case $mode in
-      out-of-bounds) kernel=write_at what=$ILLEGAL_ADDRESS ;;
-      assert) kernel=assert_first_is what=$ASSERT_FAILED ;;
-    esac
-    launch_line "$kernel"
-    launch=$LAUNCH_AT
-    wait=$(source_line "$SYNC_CALLS" $((launch + 1)))
-    shown=$(sed -n "${wait:-1}p" "$(graded_source)" | grep -oE 'cuda[A-Za-z]*Synchronize|cudaMemcpy' | head -n 1)
-    case $shown in
-      "") shown="cudaDeviceSynchronize()" ;;
-      cudaMemcpy) shown="cudaMemcpy(...)" ;;
-      *) shown="$shown()" ;;
+      out-of-bounds) code=700 what=$ILLEGAL_ADDRESS ;;
+      assert) code=710 what=$ASSERT_FAILED ;;
     esac
     run_program --name "$mode" -- "--$mode"
-    expect_error_line "${wait:-?}" "$SYNC_CALLS" "$shown" \
-      "the result of the call that waits for the kernels (line ${wait:-?}) is not checked, so the error surfaces at a later call or not at all" \
+    # The first call that returned the kernel's error: the wait that found it.
+    first=$(calls "status=$code" | head -n 1)
+    fn=$(call_field "$first" fn)
+    if [ -z "$first" ] || { [ "$(call_field "$first" class)" != sync ] && [ "$fn" != cudaMemcpy ]; }; then
+      fail "$(printf 'expected: with --%s, a call that waits for the kernels (cudaDeviceSynchronize, or a blocking cudaMemcpy) returns %s\nhappened: %s\nusual cause: no call waits for the kernels before the results are read, so the error surfaces late or not at all' \
+        "$mode" "${what%%:*}" "${first:+the first call to return it was $(call_text "$first")}${first:-no call returned it; the program $RUN_HOW}")"
+    fi
+    expect_error_line "$(line_of "$first")" "$SYNC_CALLS" "$fn$([ "$fn" = cudaMemcpy ] && echo '(...)' || echo '()')" \
+      "the result of the call that waits for the kernels (line $(line_of "$first")) is not checked, so the error surfaces at a later call or not at all" \
       "$what"
   done
 }
@@ -232,14 +214,14 @@ launch_line() {
 # hint: frees what is already allocated, and run() returns 1. Every cudaMalloc goes through CHECK_CUDA.
 @test "step 7: survives running out of device memory (3 points)" {
   require_program
-  local calls alloc
-  alloc=$(source_line 'cudaMalloc[[:space:]]*\(.*d_data')
-  expect_real_oom --format located "error: $SOURCE:${alloc:-?}: cudaMalloc((void **)&d_data, bytes) failed: $OUT_OF_MEMORY" \
+  local calls failed
+  expect_real_oom --format located "error: $SOURCE:LINE: cudaMalloc((void **)&d_data, bytes) failed: $OUT_OF_MEMORY" \
     "the return value of cudaMalloc is not checked, or CHECK_CUDA does not leave through the cleanup"
-  calls=$(grep -c '^call .* bytes=400000000000 ' "$RUN_DIR/report" || true)
+  calls=$(calls fn=cudaMalloc bytes=400000000000 | awk -F '\t' '{ t += $6 } END { print t + 0 }')
   [ "$calls" -eq 1 ] ||
     fail "$(printf 'expected: one cudaMalloc of 400000000000 bytes\nhappened: the program made %s such calls\nusual cause: CHECK_CUDA evaluates its argument twice (once to test it, once to print it): each use runs the call again' "$calls")"
-  expect_error_line "${alloc:-?}" cudaMalloc "cudaMalloc((void **)&d_data, bytes)" \
-    "the line must point at the cudaMalloc of d_data, the call that failed" "$OUT_OF_MEMORY"
+  failed=$(failed_call)
+  expect_error_line "$(line_of "$failed")" cudaMalloc "cudaMalloc(...)" \
+    "the line must point at the cudaMalloc that failed" "$OUT_OF_MEMORY"
   fault_sweep --format located
 }
