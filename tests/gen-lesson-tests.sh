@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Writes build/tests/lessons.bats: for every lesson, "the solution passes", "the skeleton fails" and
-# one test per known-wrong variant in tests/variants/NN-slug/ (Bats 1.8 cannot add tests at run time).
+# Writes build/tests/lessons.bats: for every lesson, "the solution passes", "the skeleton fails", one test
+# per known-wrong variant in tests/variants/NN-slug/ (it fails at the step its header names) and one per
+# correct rewrite in tests/rewrites/NN-slug/ (the solution written differently: it passes every step).
+# Bats 1.8 cannot add tests at run time.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=grader/lib/lessons.sh
@@ -40,6 +42,19 @@ TESTS
   assert_failure
   [ "\$(step_status "\$step")" != skipped ] || skip "step \$step cannot run here: \$(grep -A1 "step \$step:" <<<"\$output" | tail -n 1)"
   [ "\$(step_status "\$step")" = failed ] || fail "expected step \$step to fail; the grader said: \$output"
+}
+TESTS
+    done
+    for patch in "$root/tests/rewrites/$id"/*.patch; do
+      [ -e "$patch" ] || continue
+      name=$(basename "$patch" .patch)
+      cat <<TESTS
+
+@test "$id: correct rewrite $name passes every step" {
+  require_backend
+  grade $id "\$(submission_from $id solutions "$patch")"
+  assert_success
+  refute_output --partial FAIL
 }
 TESTS
     done
