@@ -147,13 +147,13 @@ error_string() {
 # (the failure sweep leaves them alone: they are questions, not operations). --find: only find the
 # answering calls, without judging the answers (a sweep's set-up: the answers are another step's).
 expect_answers() {
-  local q question filter then line printed rec after=0 name second at judge=1
+  local q question filter pair line printed rec after=0 name second at judge=1
   [ "${1:-}" != --find ] || { judge=0; shift; }
   ANSWER_NS=""
   [ $# -gt 0 ] || fail "grader error: expect_answers was given no question"
   for q in "$@"; do
-    question=${q%%|*} filter=${q#*|} then=""
-    [[ $filter != *"|then" ]] || { filter=${filter%|then}; then=1; }
+    question=${q%%|*} filter=${q#*|} pair=""
+    [[ $filter != *"|then" ]] || { filter=${filter%|then}; pair=1; }
     [[ $question == *" " ]] || question="$question: " # the answer follows ": ", or the given separator
     line=$(grep -b -m1 -F -- "$question" "$RUN_DIR/stdout" || true)
     at=${line%%:*} line=${line#*:}
@@ -163,7 +163,7 @@ expect_answers() {
     printed=${printed%%,*}
     # shellcheck disable=SC2086 # the filter is several KEY=VALUE words
     # the last such call before the line (the last two for "A, then B")
-    rec=$(calls $filter | awk -F '\t' -v a="$after" -v at="${at:-0}" -v two="${then:-0}" '
+    rec=$(calls $filter | awk -F '\t' -v a="$after" -v at="${at:-0}" -v two="${pair:-0}" '
       $1 > a { p = $7; if (!sub(/.*printed=/, "", p)) { if (!found) first = $0; found = 1; next }; sub(/ .*/, "", p)
                if (p + 0 <= at + 0) { before = last; last = $0 } }
       END { if (two) print (before != "" ? before : first); else print (last != "" ? last : first) }')
@@ -171,7 +171,7 @@ expect_answers() {
     [ -n "$rec" ] || fail "$(printf 'expected: the answer "%s" comes from a call %s made by the program before it printed the line\nhappened: it printed the answer, but made no such call (after the previous question'"'"'s)\nusual cause: an answer typed in instead of asked of the runtime, or a call with other pointers or another kind than the question names' "$line" "${filter#fn=}")"
     name=$(error_name "$(call_field "$rec" status)")
     [ "$judge" = 0 ] || [ "$printed" = "$name" ] || fail "$(printf 'expected: "%s..." prints what the call returned: %s\nhappened: it printed "%s"; the call %s returned %s\nusual cause: an answer typed in, or the result of another call printed' "$question" "$name" "$printed" "$(call_text "$rec")" "$name")"
-    if [ -n "$then" ]; then
+    if [ -n "$pair" ]; then
       # shellcheck disable=SC2086
       second=$(calls $filter | awk -F '\t' -v a="$(call_field "$rec" n)" '$1 > a' | head -n 1)
       [ "$judge" = 0 ] || [[ $line == *", then $(error_name "$(call_field "$second" status)")" ]] ||
