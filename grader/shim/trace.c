@@ -342,9 +342,9 @@ __attribute__((noinline)) cudaError_t tr_end(struct tr_rec *r, cudaError_t statu
     char printed[32] = "";
     if (r->printed >= 0)
         snprintf(printed, sizeof printed, " printed=%ld", r->printed);
-    snprintf(body, sizeof body, "fn=%s class=%s status=%d site=%s%s%s%s%s%s", r->fn, class_name(r->cls), (int)status,
-             r->site, r->len > 0 ? " " : "", r->fields, r->injected ? " injected=1" : "", r->sticky ? " sticky=1" : "",
-             printed);
+    /* the body without printed=: the same call again is the same record, whatever was printed between */
+    snprintf(body, sizeof body, "fn=%s class=%s status=%d site=%s%s%s%s%s", r->fn, class_name(r->cls), (int)status,
+             r->site, r->len > 0 ? " " : "", r->fields, r->injected ? " injected=1" : "", r->sticky ? " sticky=1" : "");
     if (report_path != NULL && log_file != NULL) {
         if (strcmp(body, last_body) == 0) { /* the same call again, from the same place: count it */
             again_count++;
@@ -355,7 +355,7 @@ __attribute__((noinline)) cudaError_t tr_end(struct tr_rec *r, cudaError_t statu
             if (records < MAX_RECORDS || first || r->injected) {
                 char stack[256];
                 stack_field(stack, sizeof stack);
-                fprintf(log_file, "call n=%lu %s%s\n", seq, body, stack);
+                fprintf(log_file, "call n=%lu %s%s%s\n", seq, body, printed, stack);
                 records++;
                 snprintf(last_body, sizeof last_body, "%s", body);
             } else {

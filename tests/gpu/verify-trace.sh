@@ -1,27 +1,52 @@
 #!/usr/bin/env bash
-# On a GPU machine: the trace's share of issue 7's verification, in one call of under ten minutes:
-# every lesson's solution and skeleton (make check), then each lesson's known-wrong variants, one line
-# per variant: the step it must fail and what the grader said of that step. Writes OUTDIR/trace.log.
+# On a GPU machine, in one call of under ten minutes: every lesson's solution and skeleton (one after the
+# other: two steps time the GPU), then every known-wrong variant and correct rewrite, eight at a time (their
+# verdicts do not depend on timing): one line each, with the step it must fail (or "every step") and
+# what the grader said. verify-trace.sh OUTDIR [LESSON...]; writes OUTDIR/trace.log. VT_BACKEND=cpu
+# runs the same on the CPU backend, for comparison.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-out=${1:?usage: verify-trace.sh OUTDIR}
+out=${1:?usage: verify-trace.sh OUTDIR [LESSON...]}
+shift
 mkdir -p "$out"
 cd "$root" || exit 1
 export PATH=$root/.tools/bats/bin:$root/.tools/bin:$PATH BATS_LIB_PATH=$root/.tools/bats/lib/bats WB_NO_INSTALL=1
 # shellcheck source=grader/lib/lessons.sh
 . grader/lib/lessons.sh
-for id in $(lesson_ids); do
-  for from in solutions exercises; do
-    grader/check.sh "$id" --submission "$from" --backend gpu --work "/tmp/vt/$from" --results "/tmp/vt/r-$from" |
-      tail -n 1 | sed "s|^|$from: |"
-  done
-  for patch in tests/variants/"$id"/*.patch; do
+ids=$(lesson_ids)
+[ $# -eq 0 ] || ids=$(for l in "$@"; do lesson_resolve "$l"; done)
+
+# one KIND PATCH: grades the solution with PATCH applied; prints its verdict line.
+one() {
+  local kind=$1 patch=$2 id name step dir verdict
+  id=$(basename "$(dirname "$patch")") name=$(basename "$patch" .patch)
+  dir=$(mktemp -d /tmp/vt.XXXXXX)
+  mkdir -p "$dir/sub/$id" && cp solutions/"$id"/* "$dir/sub/$id/"
+  patch -s -p1 -d "$dir/sub/$id" <"$patch"
+  grader/check.sh "$id" --submission "$dir/sub" --backend "${VT_BACKEND:-gpu}" --work "$dir/w" --results "$dir/r" >/dev/null 2>&1
+  if [ "$kind" = variants ]; then
     step=$(sed -n 's/^Fails at: step \([0-9]*\).*/\1/p' "$patch" | head -n 1)
-    rm -rf /tmp/vt/sub && mkdir -p /tmp/vt/sub/"$id" && cp solutions/"$id"/* /tmp/vt/sub/"$id"/
-    patch -s -p1 -d /tmp/vt/sub/"$id" <"$patch"
-    grader/check.sh "$id" --submission /tmp/vt/sub --backend gpu --work /tmp/vt/w --results /tmp/vt/r >/dev/null 2>&1
-    printf '%s %s: must fail step %s; step %s %s\n' "$id" "$(basename "$patch" .patch)" "$step" "$step" \
-      "$(awk -F '\t' -v n="$step" '$1 == n { print $2 }' /tmp/vt/r/"$id".tsv)"
+    verdict="must fail step $step: $(awk -F '\t' -v n="$step" '$1 == n { print $2 }' "$dir/r/$id.tsv")"
+  else
+    verdict="must pass every step: $(awk -F '\t' '$2 != "passed" { printf "step %s %s; ", $1, $2 }' "$dir/r/$id.tsv")"
+  fi
+  printf '%s %s %s, %s (steps failed: %s)\n' "$id" "${kind%s}" "$name" "$verdict" \
+    "$(awk -F '\t' '$2 == "failed" { printf "%s ", $1 }' "$dir/r/$id.tsv")"
+  rm -rf "$dir"
+}
+export -f one
+
+{
+  for id in $ids; do
+    for from in solutions exercises; do
+      grader/check.sh "$id" --submission "$from" --backend "${VT_BACKEND:-gpu}" --work "/tmp/vt-$from" --results "/tmp/vt-r-$from" |
+        tail -n 1 | sed "s|^|$from: |"
+    done
   done
-done >"$out/trace.log" 2>&1
+  for id in $ids; do
+    for kind in variants rewrites; do
+      for patch in tests/"$kind"/"$id"/*.patch; do [ -e "$patch" ] && echo "$kind $patch"; done
+    done
+  done | xargs -P 8 -L 1 bash -c "one \"\$0\" \"\$1\"" | sort
+} >"$out/trace.log" 2>&1
 cat "$out/trace.log"
