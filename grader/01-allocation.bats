@@ -127,12 +127,12 @@ probe_answers() { expect_answers "${PROBE_QUESTIONS[@]}"; }
   after=$(calls fn=cudaMemGetInfo status=0 | awk -F '\t' -v a="$alloc" '$1 > a' | head -n 1)
   [ -n "$before" ] && [ -n "$after" ] ||
     fail "$(printf 'expected: a cudaMemGetInfo before the cudaMalloc of %s bytes and one after it\nhappened: its cudaMemGetInfo calls:\n%s\nusual cause: the two cudaMemGetInfo calls must bracket the allocations' "$((n * 4))" "$(calls_of cudaMemGetInfo)")"
+  # The answer is what the two calls' values say. It is "yes" unless another process on the same GPU
+  # freed memory between them (free memory is the whole device's): then the right answer is "no".
   dropped=$(( $(call_field "$before" free) - $(call_field "$after" free) ))
-  [ "$dropped" -ge $((n * 4)) ] ||
-    fail "expected: free memory dropped by at least $((n * 4)) bytes between the two calls; happened: it dropped by $dropped bytes"
   expect_exit 0
-  expect_printed "free device memory dropped by at least $((n * 4)) bytes: yes" \
-    "the drop is free_before - free_after, from the two cudaMemGetInfo calls, compared with the bytes allocated"
+  expect_printed "free device memory dropped by at least $((n * 4)) bytes: $([ "$dropped" -ge $((n * 4)) ] && echo yes || echo no)" \
+    "the drop is free_before - free_after, from the two cudaMemGetInfo calls (here $dropped bytes), compared with the bytes allocated"
 }
 
 # hint: Make each call the question names and print what it returns; the chapter's tables say
