@@ -99,7 +99,7 @@ setup() {
 
 @test "a submission that overwrites an expected output changes nothing" {
   require_backend
-  local target=$WB_ROOT/grader/01-allocation/expected/run.out before
+  local target=$WB_ROOT/grader/01-allocation/expected/probe.out before
   before=$(cksum <"$target")
   grade 01-allocation "$(submission_from 01-allocation solutions "$(fixture_patch overwrite-expected)")"
   assert_equal "$(cksum <"$target")" "$before"

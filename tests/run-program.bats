@@ -53,7 +53,7 @@ fixture() {
 @test "the program cannot overwrite the grader's expected outputs" {
   sandbox_ok || skip "bubblewrap is not usable here"
   fixture overwrite
-  local target=$WB_ROOT/grader/01-allocation/expected/run.out before
+  local target=$WB_ROOT/grader/01-allocation/expected/probe.out before
   before=$(cksum <"$target")
   run_program --name hostile -- "$target"
   assert_equal "$(cksum <"$target")" "$before"

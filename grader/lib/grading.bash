@@ -32,7 +32,9 @@ lesson_setup_file() {
   [ -n "${WB_BACKEND:-}" ] || backend_choose "${BACKEND:-auto}"
   mkdir -p "$work"
   # The program runs only after this copy is taken, so it cannot change what it is compared with.
-  rm -rf "$work/expected" && cp -R "$WB_ROOT/grader/$WB_LESSON/expected" "$work/expected"
+  rm -rf "$work/expected"
+  # Fixed outputs only (the H200's answers to a probe): every other expected line is computed at grading.
+  [ ! -d "$WB_ROOT/grader/$WB_LESSON/expected" ] || cp -R "$WB_ROOT/grader/$WB_LESSON/expected" "$work/expected"
   build_program "$WB_LESSON" "${WB_SUBMISSION:-$WB_ROOT/exercises}/$WB_LESSON" "$work/build" || true
 }
 
