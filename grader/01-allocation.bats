@@ -12,16 +12,10 @@ setup() {
 }
 
 # A normal run allocates exactly this: n floats in the data buffer (n = 1000000 by default) and one
-# counter. The other size, CHOSEN_N, is chosen when grading starts (WB_SEED fixes it), so that no printed
+# counter. The other size, chosen_n, is chosen when grading starts (WB_SEED fixes it), so that no printed
 # line can be written in advance: every expected line is computed here, and checked against the trace.
 N=1000000
 BYTES=4000000
-chosen_n() {
-  local file
-  file=$(wb_work)/chosen-n
-  [ -s "$file" ] || echo $(( (${WB_SEED:-$RANDOM$RANDOM} % 2000000) + 1001 )) >"$file"
-  cat "$file"
-}
 
 # run_n N: the normal run with n = N (the default size when N is the default), as RUN_DIR.
 run_n() {
@@ -47,13 +41,6 @@ data_buffer() {
   call_field "$rec" ptr
 }
 
-# expect_printed LINE CAUSE: the run printed LINE (computed by the grader), exactly.
-expect_printed() {
-  local prefix=${1%%:*} got
-  grep -qxF -- "$1" "$RUN_DIR/stdout" && return 0
-  got=$(grep -m1 -F -- "${prefix%% [0-9]*}" "$RUN_DIR/stdout" || true)
-  fail "$(printf 'expected: %s\nprinted:  %s\nusual cause: %s' "$1" "${got:-(no such line; the program $RUN_HOW)}" "$2")"
-}
 
 # The probe's questions, in the order it asks them: the printed answer's start, and the trace record
 # that must have produced it (a call with these fields, after the previous answer's call).

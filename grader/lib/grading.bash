@@ -39,6 +39,24 @@ lesson_setup_file() {
 }
 
 expected_file() { printf '%s\n' "$(wb_work)/expected/$1"; }
+
+# chosen_n: the size of a lesson's graded run, chosen once when grading starts (1001 to WB_CHOSEN_MAX+1000,
+# default 2000000; WB_SEED fixes it), so that no printed line can be written in advance: every expected
+# line is computed from it, and checked against the trace.
+chosen_n() {
+  local file
+  file=$(wb_work)/chosen-n
+  [ -s "$file" ] || echo $(( (${WB_SEED:-$RANDOM$RANDOM} % ${WB_CHOSEN_MAX:-2000000}) + 1001 )) >"$file"
+  cat "$file"
+}
+
+# expect_printed LINE CAUSE: the last run printed LINE (computed by the grader), exactly.
+expect_printed() {
+  local got
+  grep -qxF -- "$1" "$RUN_DIR/stdout" && return 0
+  got=$(grep -m1 -F -- "${1%%: *}" "$RUN_DIR/stdout" || true)
+  fail "$(printf 'expected: %s\nprinted:  %s\nusual cause: %s' "$1" "${got:-(no such line; the program $RUN_HOW)}" "$2")"
+}
 program() { printf '%s\n' "$(wb_work)/build/program"; }
 
 # Fails the step when the program did not build; skips it when nothing here can run CUDA code.
