@@ -27,6 +27,12 @@ static void init_once() {
     if (cfg.threads > 256) cfg.threads = 256;
     cfg.memcheck = (int)env_long("CUDAWB_MEMCHECK", 0);
     cfg.shuffle = (int)env_long("CUDAWB_SHUFFLE", 0);
+    const char *sched = getenv("CUDAWB_SCHEDULE");
+    if (sched && strcmp(sched, "reverse") == 0) cfg.schedule = SCHEDULE_REVERSE;
+    if (sched && strncmp(sched, "shuffle:", 8) == 0) {
+        cfg.schedule = SCHEDULE_SHUFFLE;
+        cfg.schedule_seed = strtoull(sched + 8, NULL, 0);
+    }
     cfg.stack = (size_t)env_long("CUDAWB_CPU_STACK", 64 << 10);
     const char *vis = getenv("CUDA_VISIBLE_DEVICES");
     cfg.no_device = vis && (vis[0] == 0 || strcmp(vis, "-1") == 0);

@@ -7,11 +7,14 @@
 
 namespace rt {
 // settings read once from the environment (config.cpp)
+enum { SCHEDULE_ISSUE, SCHEDULE_REVERSE, SCHEDULE_SHUFFLE };
 struct config {
     size_t capacity;   // CUDAWB_CPU_MEMORY: bytes of simulated device memory
     int threads;       // CUDAWB_CPU_THREADS: worker threads running blocks (default: all cores)
     int memcheck;      // CUDAWB_MEMCHECK=1: the compute-sanitizer emulation (set by bin/compute-sanitizer)
     int shuffle;       // CUDAWB_SHUFFLE=seed: run each block's threads in a random order (races show up)
+    int schedule;      // CUDAWB_SCHEDULE: the order independent streams' work runs in (stream.cpp)
+    uint64_t schedule_seed;  // ... its seed, for shuffle:SEED
     size_t stack;      // CUDAWB_CPU_STACK: bytes of stack per GPU thread when a block uses barriers
     int no_device;     // CUDA_VISIBLE_DEVICES="" (or -1): behave like a machine with no GPU (100)
     int memcheck_leaks;       // CUDAWB_MEMCHECK_LEAKS: list live allocations at exit (--leak-check full)

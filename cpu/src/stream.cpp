@@ -51,7 +51,50 @@ void enqueue(op *o) {
 static bool is_legacy(cudaStream_t s) { return s == 0 || s == cudaStreamLegacy; }
 static bool is_blocking(cudaStream_t s) { return !is_legacy(s) && (s == cudaStreamPerThread || !(s->flags & cudaStreamNonBlocking)); }
 
-// Runs the queued operations marked in `needed`, in issue order, and drops them from the queue; after a kernel
+// The order a flush runs its operations in. In issue order by default; under CUDAWB_SCHEDULE=reverse or
+// shuffle:SEED in another order that keeps only what CUDA promises: each stream's own order, the legacy
+// default stream's ordering with blocking streams, and cudaStreamWaitEvent. On a GPU independent streams
+// run concurrently, so a program that relies on issue order across streams has a race; these orders show it.
+// Each step runs, among the operations whose predecessors have all run, the latest issued (reverse) or a
+// random one (shuffle, the same for the same seed).
+static void reorder(std::deque<op *> &run) {
+    size_t n = run.size();
+    std::vector<std::vector<size_t>> after(n);  // after[i]: the operations that must wait for i
+    std::vector<int> waiting(n, 0);             // how many of i's predecessors have not run yet
+    std::map<cudaStream_t, size_t> last;        // each stream's latest operation so far
+    auto edge = [&](size_t from, size_t to) { after[from].push_back(to); waiting[to]++; };
+    for (size_t i = 0; i < n; i++) {
+        cudaStream_t s = is_legacy(run[i]->stream) ? 0 : run[i]->stream;
+        auto mine = last.find(s);
+        if (mine != last.end()) edge(mine->second, i);
+        for (auto &l : last)  // the legacy stream waits for the blocking streams, and they for it
+            if (l.first != s && ((s == 0 && is_blocking(l.first)) || (l.first == 0 && is_blocking(s)))) edge(l.second, i);
+        if (run[i]->waits_for)
+            for (size_t j = 0; j < i; j++)
+                if (run[j]->seq == run[i]->waits_for) edge(j, i);
+        last[s] = i;
+    }
+    std::vector<size_t> ready;
+    for (size_t i = 0; i < n; i++)
+        if (!waiting[i]) ready.push_back(i);
+    uint64_t rng = cfg.schedule_seed * 0x9E3779B97F4A7C15ull + n;
+    std::deque<op *> order;
+    while (!ready.empty()) {
+        size_t k = ready.size() - 1;  // reverse: ready stays sorted, so the latest is last
+        if (cfg.schedule == SCHEDULE_SHUFFLE) {
+            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+            k = rng % ready.size();
+        }
+        size_t i = ready[k];
+        ready.erase(ready.begin() + k);
+        order.push_back(run[i]);
+        for (size_t j : after[i])
+            if (!--waiting[j]) ready.insert(std::lower_bound(ready.begin(), ready.end(), j), j);
+    }
+    run.swap(order);
+}
+
+// Runs the queued operations marked in `needed`, in the schedule's order (issue order by default), and drops them from the queue; after a kernel
 // fault the rest of them are dropped unrun (the sticky error says why).
 static cudaError_t run_marked(const std::vector<bool> &needed) {
     if (flushing) return sticky_error();  // a host function calling back into CUDA
@@ -60,6 +103,7 @@ static cudaError_t run_marked(const std::vector<bool> &needed) {
     for (size_t i = 0; i < Q().queue.size(); i++) (needed[i] ? run : keep).push_back(Q().queue[i]);
     Q().queue.swap(keep);
     if (!run.empty()) {
+        if (cfg.schedule != SCHEDULE_ISSUE) reorder(run);
         open_device();
         for (op *o : run) {
             if (!sticky_error()) o->run();
@@ -115,11 +159,18 @@ cudaError_t flush() {
 }
 
 // cudaStreamSynchronize and blocking copies: the stream's work and what it waits for, nothing else, so that
-// synchronizing the wrong stream leaves the data stale, as on a GPU.
+// synchronizing the wrong stream leaves the data stale, as on a GPU. The wait is itself a point in stream s:
+// on the legacy default stream it waits for the blocking streams' work too, on a blocking stream for the
+// legacy stream's, even when s has nothing queued.
 cudaError_t flush_stream(cudaStream_t s) {
     std::lock_guard<std::recursive_mutex> g(Q().mu);
     std::map<cudaStream_t, long> until;
-    until[is_legacy(s) ? 0 : s] = (long)Q().queue.size() - 1;
+    long last = (long)Q().queue.size() - 1;
+    until[is_legacy(s) ? 0 : s] = last;
+    for (op *o : Q().queue) {
+        if (is_legacy(s) && is_blocking(o->stream)) until[o->stream] = last;
+        if (is_blocking(s) && is_legacy(o->stream)) until[0] = last;
+    }
     return flush_until(until);
 }
 
