@@ -116,7 +116,9 @@ run_program() {
     ulimit -f "$WB_OUTPUT_CAP_KB" # a file grows past this: the writer gets SIGXFSZ
     # A clean environment: the program learns nothing about the grader (paths, settings) from it.
     mapfile -t keep < <(env | grep -E '^(LD_LIBRARY_PATH|CUDA_[A-Z_]*|NVIDIA_[A-Z_]*|CUDAWB_CPU_[A-Z_]*)=' || true)
-    exec env -i PATH="$PATH" HOME="$RUN_DIR" "${keep[@]}" "${envs[@]}" CUDAWB_REPORT="$RUN_DIR/report" \
+    # On the CPU backend independent streams run latest-issued first (a --env may choose another schedule):
+    # a GPU runs them side by side, so a program that relies on issue order across streams fails here too.
+    exec env -i PATH="$PATH" HOME="$RUN_DIR" "${keep[@]}" CUDAWB_SCHEDULE=reverse "${envs[@]}" CUDAWB_REPORT="$RUN_DIR/report" \
       timeout --kill-after=3 "$WB_TIMEOUT" "${cmd[@]}" </dev/null >"$RUN_DIR/stdout" 2>"$RUN_DIR/stderr"
   ) && RUN_STATUS=0 || RUN_STATUS=$?
   elapsed=$(($(date +%s) - start))
@@ -304,6 +306,8 @@ contract_kept() {
   fi
   # A launch that cannot start is reported by the cudaGetLastError after it.
   names=("$fn")
+  # The plain name of a variant names it too: cudaStreamCreate for cudaStreamCreateWithFlags.
+  [[ $fn =~ ^(cuda[A-Za-z]+Create)With(Flags|Priority)$ ]] && names+=("${BASH_REMATCH[1]}")
   [ "$fn" != cudaLaunchKernel ] || names+=(launch "$(call_field "$rec" kernel)" cudaGetLastError cudaPeekAtLastError)
   for n in "${names[@]}"; do [ -n "$n" ] && [[ $line == *"$n"* ]] && ok=1; done
   if [ "$ok" = 0 ]; then
@@ -404,6 +408,8 @@ fault_sweep() {
   for site in "${sites[@]:0:$total}"; do
     k=$((k + 1))
     n=$(call_field "$site" n)
+    # Shown on the student's terminal while the step runs (report.sh), never in the report itself.
+    printf '# progress: %s: failing call %s of %s (%s)\n' "${BATS_TEST_DESCRIPTION%% (*}" "$k" "$total" "$(call_field "$site" fn)" >&3
     run_program --name "$prefix-$n" --env "CUDAWB_FAIL_CALL=$n" -- "$@"
     why=$(contract_kept "$format") && continue
     failed=$(failed_call)

@@ -186,32 +186,61 @@ expect_answers() {
 # printed_at PREFIX: the byte offset in the last run's stdout of its first line starting with PREFIX.
 printed_at() { grep -b -m1 -F -- "$1" "$RUN_DIR/stdout" | grep -m1 "^[0-9]*:$1" | cut -d: -f1; }
 
-# synced_before OFFSET AFTER STREAM: the order number of a call made after call AFTER, and before the
-# program had printed OFFSET bytes, that waits for STREAM's work (stream#K, or 0 for the legacy default
-# stream): cudaDeviceSynchronize, cudaStreamSynchronize of STREAM, cudaEventSynchronize of an event
-# recorded on STREAM after AFTER, or for stream 0 a blocking cudaMemcpy. Nothing when there is none:
-# then the host read the results without waiting for them, whatever the timing let it see.
-synced_before() {
+# unfinished_at OFFSET CALL...: of the given calls (order numbers of queued work: launches, async copies,
+# memsets, event records), those the program could not know were finished when it had printed OFFSET bytes.
+# Decided from the trace with the rules CUDA promises, not from timing, so that a read that no wait precedes
+# fails on every backend and every run:
+#   - work on a stream follows the stream's earlier work; work on the legacy default stream (0) follows the
+#     blocking streams' earlier work and they follow its (not streams made with cudaStreamNonBlocking);
+#     cudaStreamWaitEvent makes a stream's later work follow the event's latest record;
+#   - cudaDeviceSynchronize finishes everything issued; cudaStreamSynchronize(s), or cudaStreamQuery(s)
+#     returning cudaSuccess, finishes s's work (a point on s, with the legacy rule above); cudaEventSynchronize
+#     or a successful cudaEventQuery finishes the event's latest record; a blocking cudaMemcpy (to or from the
+#     host) is a point on the legacy stream;
+#   - finishing work finishes what it follows.
+unfinished_at() {
   trace_table
-  awk -F '\t' -v at="$1" -v after="$2" -v stream="$3" '
-    function field(k,   v) { v = " " $7 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
-    $1 <= after { next }
-    { p = field("printed"); if (p != "" && p + 0 > at + 0) exit }
-    $2 == "cudaEventRecord" && field("stream") == stream { recorded[field("event")] = 1 }
-    $4 != 0 { next }
-    $2 == "cudaDeviceSynchronize" ||
-    ($2 == "cudaStreamSynchronize" && field("stream") == stream) ||
-    ($2 == "cudaEventSynchronize" && (field("event") in recorded)) ||
-    ($2 == "cudaMemcpy" && stream == "0") { print $1; exit }' "$RUN_DIR/calls.tsv"
+  local at=$1
+  shift
+  awk -F '\t' -f "$WB_ROOT/grader/lib/order.awk" -v mode=unfinished -v at="$at" -v asked="$*" "$RUN_DIR/calls.tsv"
 }
 
-# expect_waited WHAT PREFIX AFTER STREAM CAUSE: the line starting with PREFIX was printed after a call that
-# waited for STREAM's work since call AFTER (synced_before). WHAT names that work in the message.
+# unordered_copies: pairs "A B" of copies or memsets (order numbers) that touch the same bytes, at least one
+# of them writing, with nothing ordering them (the rules of unfinished_at): on a GPU they may run at the same
+# time, in either order. Kernels are left out: what a kernel touches is not in the trace.
+unordered_copies() {
+  trace_table
+  awk -F '\t' -f "$WB_ROOT/grader/lib/order.awk" -v mode=races "$RUN_DIR/calls.tsv"
+}
+
+# expect_ordered [--from N] CAUSE: no two copies or memsets of the run race (unordered_copies); with
+# --from, none that both come at or after call N (a race with earlier work is an earlier step's).
+expect_ordered() {
+  local pairs a b from=0
+  [ "$1" = --from ] && { from=$2; shift 2; }
+  pairs=$(unordered_copies | awk -v from="$from" '$1 >= from')
+  [ -z "$pairs" ] && return 0
+  read -r a b <<<"$pairs"
+  fail "$(printf 'expected: copies of the same bytes ordered (the same stream, an event, or a wait between them)
+happened: these two touch the same bytes, and nothing orders them, so a GPU may run them at the same time:
+    %s
+    %s%s
+usual cause: %s' \
+    "$(call_text "$(calls "n=$a")")" "$(call_text "$(calls "n=$b")")" \
+    "$([ "$(grep -c . <<<"$pairs")" -gt 1 ] && printf '\n    (and %s more such pairs)' "$(($(grep -c . <<<"$pairs") - 1))")" "$1")"
+}
+
+# expect_waited WHAT PREFIX CAUSE CALL...: the line starting with PREFIX was printed after the program had
+# waited for the queued work CALL... (unfinished_at). WHAT names that work in the message.
 expect_waited() {
-  local at
-  at=$(printed_at "$2")
-  [ -n "$at" ] || fail "$(printf 'expected: a line starting "%s"\nhappened: no such line; the program %s' "$2" "$RUN_HOW")"
-  [ -n "$(synced_before "$at" "$3" "$4")" ] && return 0
-  fail "$(printf 'expected: a call that waits for %s (on %s) between it and the line "%s"\nhappened: no such call: the program read the results without waiting for them\nusual cause: %s' \
-    "$1" "$4" "$(sed -n "/^$(printf '%s' "$2" | sed 's/[]\/$*.^[]/\\&/g')/{p;q}" "$RUN_DIR/stdout")" "$5")"
+  local what=$1 prefix=$2 cause=$3 at late
+  shift 3
+  at=$(printed_at "$prefix")
+  [ -n "$at" ] || fail "$(printf 'expected: a line starting "%s"\nhappened: no such line; the program %s' "$prefix" "$RUN_HOW")"
+  late=$(unfinished_at "$at" "$@")
+  [ -z "$late" ] && return 0
+  fail "$(printf 'expected: a wait for %s before the line "%s"\nhappened: nothing the program called before that line waits for:\n%s\nso the host read the results without waiting for them, whatever the timing let it see\nusual cause: %s' \
+    "$what" "$(sed -n "/^$(printf '%s' "$prefix" | sed 's/[]\/$*.^[]/\\&/g')/{p;q}" "$RUN_DIR/stdout")" \
+    "$(for c in $late; do printf '    %s\n' "$(call_text "$(calls "n=$c")")"; done | head -n 4
+      [ "$(wc -w <<<"$late")" -le 4 ] || printf '    ... (%s in all)' "$(wc -w <<<"$late")")" "$cause")"
 }
