@@ -9,13 +9,16 @@ CLASS ?=
 export BACKEND
 
 .DEFAULT_GOAL := help
-.PHONY: help check hint progress reset run grade test bench book doctor clean
+.PHONY: help check watch hint progress reset run grade test bench book doctor clean
 
 help: ## this list
 	@grader/help.sh
 
 check: ## grade LESSON=N (every lesson without it); SUBMISSION=DIR grades DIR/NN-*/; BACKEND=gpu|cpu|auto
 	@grader/check.sh $(LESSON) --submission "$(SUBMISSION)" --backend "$(BACKEND)"
+
+watch: ## grade LESSON=N again each time one of its files is saved (Ctrl-C stops)
+	@grader/watch.sh $(LESSON) --submission "$(SUBMISSION)"
 
 hint: ## hints for the steps of LESSON=N not yet passed
 	@grader/hint.sh $(LESSON)

@@ -24,7 +24,21 @@ is_trace() {
     [[ $1 =~ ^\#\ +\`.*\'\ failed ]]
 }
 
+# A long step's "# progress: ..." lines are shown on the terminal (stderr), each over the last, and wiped
+# when the step's result comes; elsewhere (a log, a CI run) they are dropped.
+progress_shown=0
+progress() {
+  [ -t 2 ] || return 0
+  printf '\r\e[K  ...   %s' "${1:0:100}" >&2
+  progress_shown=1
+}
+progress_clear() {
+  [ "$progress_shown" = 1 ] && printf '\r\e[K' >&2
+  progress_shown=0
+}
+
 step_line() { # STATUS COLOR NAME POINTS MAX
+  progress_clear
   printf '  %s%-4s%s  %-74s %s/%s\n' "$2" "$1" "$plain" "$3" "$4" "$5"
 }
 
@@ -50,6 +64,8 @@ while IFS= read -r line; do
     fi
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${BASH_REMATCH[3]}" "$status" "$award" "$points" "${BASH_REMATCH[4]}" "$reason" >>"$tsv"
     pending=$status
+  elif [[ $line == "# progress: "* ]]; then
+    progress "${line#\# progress: }"
   elif [[ $line == "# "* || $line == "#" ]] && [ "$pending" = failed ]; then
     if ! is_trace "$line"; then
       msg=${line#\#}

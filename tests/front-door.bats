@@ -10,7 +10,7 @@ setup() {
   assert_success
   assert_output --partial "LESSON=1   01-allocation"
   assert_output --partial "Device allocation"
-  for target in check hint progress reset run grade test bench book doctor; do
+  for target in check watch hint progress reset run grade test bench book doctor; do
     assert_output --partial "make $target"
   done
 }
@@ -138,6 +138,25 @@ setup() {
   run grep -q "my work" "$repo/exercises/01-allocation/alloc.cu"
   assert_failure
   cmp "$repo/exercises/01-allocation/alloc.cu" "$WB_ROOT/exercises/01-allocation/alloc.cu"
+}
+
+@test "make check typed inside an exercise folder grades that lesson" {
+  run make -s -C "$WB_ROOT/exercises/02-copies" check BACKEND=cpu
+  assert_output --partial "lesson 02 · "
+  refute_output --partial "lesson 01 · "
+}
+
+@test "make watch grades when a file of the lesson is saved, with the summary first" {
+  local dir
+  dir=$(submission_from 01-allocation exercises)
+  # Saved once the first grading has started: the watcher must grade again.
+  (sleep 2; echo "/* saved */" >>"$dir/01-allocation/alloc.cu") &
+  BACKEND=cpu run timeout 300 "$WB_ROOT/grader/watch.sh" 1 --submission "$dir" --max-runs 2
+  wait
+  assert_success
+  assert_line --regexp '^lesson 01: [0-9]+/8 steps passed'
+  assert_line --regexp '^next: step [0-9]+: '
+  [ "$(grep -c '^lesson 01: ' <<<"$output")" -ge 4 ] || fail "expected two gradings (summary and report each): $output"
 }
 
 @test "make doctor names the backend auto picks" {

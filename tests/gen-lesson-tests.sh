@@ -22,10 +22,11 @@ mkdir -p "$(dirname "$out")"
   refute_output --partial FAIL
 }
 
-@test "$id: the untouched skeleton compiles and fails" {
+@test "$id: the untouched skeleton compiles cleanly and fails" {
   grade $id "\$(submission_from $id exercises)"
   assert_failure
   [ "\$(cat "\$BATS_TEST_TMPDIR/work/$id/build/status")" = ok ] || fail "the skeleton does not compile"
+  [ "\$(step_status 1)" = passed ] || fail "the skeleton does not compile cleanly: \$output"
 }
 TESTS
     for patch in "$root/tests/variants/$id"/*.patch; do

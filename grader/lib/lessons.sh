@@ -51,10 +51,10 @@ lesson_table() {
   done
 }
 
-# The files a student edits in lesson ID: those of its skeleton, exercises/ID/.
+# The files a student edits in lesson ID: the sources of its skeleton, exercises/ID/ (not its Makefile).
 lesson_sources() {
   local f
-  for f in "$WB_ROOT/exercises/$1"/*; do
+  for f in "$WB_ROOT/exercises/$1"/*.cu "$WB_ROOT/exercises/$1"/*.cuh "$WB_ROOT/exercises/$1"/*.[ch]; do
     [ -f "$f" ] && printf '%s\n' "${f##*/}"
   done
 }
