@@ -38,8 +38,9 @@ grade: ## instructors: grade every student folder in CLASS=DIR into build/class/
 test: ## the workbook's own tests (graders, solutions, variants, backends, book)
 	@tests/run.sh
 
-bench: ## the CPU backend's speed, as ratios measured in one run (cpu/bench/)
+bench: ## ratios measured in one run: the CPU backend's speed (cpu/bench/), the trace's and grading's cost (grader/bench/)
 	@$(MAKE) -s -C cpu bench
+	@grader/bench/run.sh $(LESSON)
 
 book: ## render the chapters into build/book/workbook.html
 	@grader/setup.sh --quiet --book && book/build.sh

@@ -49,6 +49,8 @@ before=$(fingerprint)
 
 status=0
 table=""
+# Long steps say how far they are, on a terminal only (report.sh shows it on stderr).
+[ -t 2 ] && export WB_PROGRESS=1
 for id in $ids; do
   echo
   echo "lesson ${id%%-*} · $(lesson_title "$id") · $submission/$id/"

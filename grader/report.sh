@@ -25,7 +25,7 @@ is_trace() {
 }
 
 # A long step's "# progress: ..." lines are shown on the terminal (stderr), each over the last, and wiped
-# when the step's result comes; elsewhere (a log, a CI run) they are dropped.
+# when the step's result comes (check.sh asks for them only when stderr is a terminal).
 progress_shown=0
 progress() {
   [ -t 2 ] || return 0

@@ -74,12 +74,13 @@ setup() {
   assert_equal "$(cd "$dir" && find . -type f -exec cksum {} + | sort)" "$before"
 }
 
-@test "a crash is reported as a signal with its usual cause" {
+@test "a crash is reported as a signal, with the line and the allocation it touched" {
   require_backend
   grade 01-allocation "$(submission_from 01-allocation solutions "$(fixture_patch host-reads-device-pointer)")"
   assert_failure
   assert_output --partial "was killed by SIGSEGV (exit status 139)"
-  assert_output --partial "host code read or wrote through a device pointer"
+  assert_output --regexp "at alloc.cu:[0-9]+, host code touched alloc#1 \(cudaMalloc of [0-9]+ bytes at alloc.cu:[0-9]+\)"
+  assert_output --partial "what it printed last, before it was stopped:"
 }
 
 @test "an infinite loop is stopped at the time limit and reported" {
@@ -87,6 +88,7 @@ setup() {
   WB_TIMEOUT=3 grade 01-allocation "$(submission_from 01-allocation solutions "$(fixture_patch infinite-loop)")"
   assert_failure
   assert_output --partial "timed out after 3 s and was stopped"
+  assert_output --regexp "it was at alloc.cu:[0-9]+ when it was stopped"
 }
 
 @test "100 MB of output is capped and reported" {
@@ -176,7 +178,8 @@ setup() {
   assert_output --partial "scores: build/class/scores.csv"
   assert_equal "$(wc -l <"$repo/build/class/scores.csv")" 17
   assert_file_contains "$repo/build/class/scores.csv" "^alice,01-allocation,1,passed,1,1$"
-  assert_file_contains "$repo/build/class/scores.csv" "^bob,01-allocation,1,failed,0,1$"
+  assert_file_contains "$repo/build/class/scores.csv" "^bob,01-allocation,1,passed,1,1$"
+  assert_file_contains "$repo/build/class/scores.csv" "^bob,01-allocation,2,failed,0,2$"
 }
 
 @test "make book renders every chapter into one HTML file" {

@@ -35,7 +35,9 @@ lesson_setup_file() {
   rm -rf "$work/expected"
   # Fixed outputs only (the H200's answers to a probe): every other expected line is computed at grading.
   [ ! -d "$WB_ROOT/grader/$WB_LESSON/expected" ] || cp -R "$WB_ROOT/grader/$WB_LESSON/expected" "$work/expected"
+  local start=$(date +%s%N)
   build_program "$WB_LESSON" "${WB_SUBMISSION:-$WB_ROOT/exercises}/$WB_LESSON" "$work/build" || true
+  echo "$(( ($(date +%s%N) - start) / 1000000 ))" >"$work/build/elapsed-ms" # grader/bench/grading-time.sh
 }
 
 expected_file() { printf '%s\n' "$(wb_work)/expected/$1"; }
@@ -110,7 +112,7 @@ run_program() {
       --ro-bind "$(wb_work)/build" "$(wb_work)/build" --bind "$RUN_DIR" "$RUN_DIR"
       --die-with-parent --chdir "$RUN_DIR" -- "${cmd[@]}")
   fi
-  start=$(date +%s)
+  start=$(date +%s%N)
   (
     cd "$RUN_DIR" || exit 1
     ulimit -f "$WB_OUTPUT_CAP_KB" # a file grows past this: the writer gets SIGXFSZ
@@ -121,7 +123,9 @@ run_program() {
     exec env -i PATH="$PATH" HOME="$RUN_DIR" "${keep[@]}" CUDAWB_SCHEDULE=reverse "${envs[@]}" CUDAWB_REPORT="$RUN_DIR/report" \
       timeout --kill-after=3 "$WB_TIMEOUT" "${cmd[@]}" </dev/null >"$RUN_DIR/stdout" 2>"$RUN_DIR/stderr"
   ) && RUN_STATUS=0 || RUN_STATUS=$?
-  elapsed=$(($(date +%s) - start))
+  elapsed=$(($(date +%s%N) - start))
+  echo "$((elapsed / 1000000))" >"$RUN_DIR/elapsed-ms" # read by grader/bench/grading-time.sh
+  elapsed=$((elapsed / 1000000000))
   cap_bytes=$((WB_OUTPUT_CAP_KB * 1024))
   RUN_NORMAL=0
   if { [ "$RUN_STATUS" -eq 124 ] || [ "$RUN_STATUS" -eq 137 ]; } && [ "$elapsed" -ge "$WB_TIMEOUT" ]; then
@@ -139,11 +143,41 @@ run_program() {
 }
 
 # The usual cause of an abnormal end, for the failure message.
+# Where a program killed by a signal was, from the trace's signal record: its line, and for a bad access
+# the memory it touched, named after its allocation. Nothing when the trace does not know.
+signal_where() {
+  local rec addr alloc what
+  rec=$(calls fn=signal | tail -n 1)
+  [ -n "$rec" ] || return 0
+  addr=$(call_field "$rec" addr)
+  case $addr in
+    alloc#*|managed#*|pinned#*|freed#*)
+      alloc=$(calls "ptr=${addr%%+*}" | head -n 1)
+      [[ $addr == freed#* ]] && alloc=$(calls "ptr=alloc#${addr#freed#}" | head -n 1)
+      [[ $addr == freed#* ]] && what="memory already freed" || what="device memory"
+      printf 'at %s, host code touched %s (%s%s), %s the host cannot use: copy it to host memory first' \
+        "$(call_field "$rec" line)" "$addr" "$(call_field "$alloc" fn) of $(call_field "$alloc" bytes) bytes" \
+        "$([ -n "$alloc" ] && printf ' at %s' "$(call_field "$alloc" line)")" "$what" ;;
+    null) printf 'at %s, host code used a NULL pointer' "$(call_field "$rec" line)" ;;
+  esac
+}
+
+# ", when it was stopped it was at FILE:LINE": the line of a signal's record that is not a bad access.
+signal_line() {
+  local rec
+  rec=$(calls fn=signal | tail -n 1)
+  [ -n "$rec" ] && [ "$(call_field "$rec" line)" != "?" ] && printf '; it was at %s when it was stopped' "$(call_field "$rec" line)"
+  return 0
+}
+
 cause_of_run() {
+  local where
+  where=$(signal_where)
+  [ -z "$where" ] || { printf '%s\n' "$where"; return; }
   case $RUN_HOW in
     *SIGSEGV*) echo "host code read or wrote through a device pointer, or a cudaMemcpy was given a host pointer that is not mapped (gpu-facts.md: both die with SIGSEGV)" ;;
-    *SIGABRT*) echo "a failed host assert, or a double free of host memory (free, not cudaFree)" ;;
-    *"timed out"*) echo "a loop that never ends, or a wait for something that never happens" ;;
+    *SIGABRT*) echo "a failed host assert, or a double free of host memory (free, not cudaFree)$(signal_line)" ;;
+    *"timed out"*) echo "a loop that never ends, or a wait for something that never happens$(signal_line)" ;;
     *printed*) echo "printing inside a loop that runs far more often than intended" ;;
     *) if [ "$(report_total alloc-calls)" = "0" ] && grep -q 'invalid argument' "$RUN_DIR/stderr" 2>/dev/null; then
          echo "a CUDA call got a NULL device pointer: the program has not allocated anything yet (the allocation step comes first)"
@@ -158,15 +192,26 @@ excerpt() {
   local file=$1 lines=${2:-12}
   [ -s "$file" ] || { echo "    (nothing)"; return; }
   head -n "$lines" "$file" | cut -c1-200 | sed 's/^/    /'
-  [ "$(wc -l <"$file")" -le "$lines" ] || echo "    ..."
+  [ "$(wc -l <"$file")" -le "$lines" ] || echo "    ... ($(($(wc -l <"$file") - lines)) more lines left out)"
+}
+
+# The last lines of a file, indented, saying when earlier ones are left out.
+tail_excerpt() {
+  local file=$1 lines=${2:-4} total
+  [ -s "$file" ] || { echo "    (nothing)"; return; }
+  total=$(wc -l <"$file")
+  [ "$total" -le "$lines" ] || echo "    ... ($((total - lines)) earlier lines left out)"
+  tail -n "$lines" "$file" | cut -c1-200 | sed 's/^/    /'
 }
 
 # Fails unless the last run exited by itself with STATUS (default 0).
 expect_exit() {
   local want=${1:-0}
   [ "$RUN_NORMAL" = 1 ] && [ "$RUN_STATUS" -eq "$want" ] && return 0
-  fail "$(printf 'expected: your program exits with status %s\nhappened: it %s; its stderr:\n%s\nusual cause: %s' \
-    "$want" "$RUN_HOW" "$(excerpt "$RUN_DIR/stderr" 6)" "$(cause_of_run)")"
+  fail "$(printf 'expected: your program exits with status %s\nhappened: it %s; its stderr:\n%s%s\nusual cause: %s' \
+    "$want" "$RUN_HOW" "$(excerpt "$RUN_DIR/stderr" 6)" \
+    "$([ "$RUN_NORMAL" = 1 ] || printf '\nwhat it printed last, before it was stopped:\n%s' "$(tail_excerpt "$RUN_DIR/stdout" 4)")" \
+    "$(cause_of_run)")"
 }
 
 # expect_line PREFIX EXPECTED_FILE CAUSE: the run printed the expected file's line that starts with PREFIX.
@@ -409,7 +454,7 @@ fault_sweep() {
     k=$((k + 1))
     n=$(call_field "$site" n)
     # Shown on the student's terminal while the step runs (report.sh), never in the report itself.
-    printf '# progress: %s: failing call %s of %s (%s)\n' "${BATS_TEST_DESCRIPTION%% (*}" "$k" "$total" "$(call_field "$site" fn)" >&3
+    [ -z "${WB_PROGRESS:-}" ] || printf '# progress: %s: failing call %s of %s (%s)\n' "${BATS_TEST_DESCRIPTION%% (*}" "$k" "$total" "$(call_field "$site" fn)" >&3
     run_program --name "$prefix-$n" --env "CUDAWB_FAIL_CALL=$n" -- "$@"
     why=$(contract_kept "$format") && continue
     failed=$(failed_call)

@@ -6,11 +6,13 @@
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "trace.h"
@@ -603,13 +605,16 @@ static long count_live(struct handle *list, size_t n)
     return live;
 }
 
-static void write_report(void)
+/* The report. From a signal handler (locked = 0) the lock is taken only if free: the signal may have come
+   while a traced call held it, and a dying program must not wait for itself. */
+static void write_report_now(int lock_it)
 {
     FILE *out;
     size_t i, live = 0, bytes = 0;
+    int locked;
     if (report_path == NULL || (out = fopen(report_path, "w")) == NULL)
         return;
-    pthread_mutex_lock(&lock);
+    locked = lock_it ? pthread_mutex_lock(&lock) == 0 : pthread_mutex_trylock(&lock) == 0;
     flush_again();
     fprintf(out, "cudawb-report 2\n");
     if (log_file != NULL) {
@@ -637,8 +642,76 @@ static void write_report(void)
                     kind_prefix(allocs[i].kind), allocs[i].id, allocs[i].site);
     if (seen_sticky != cudaSuccess)
         fprintf(out, "sticky %d%s\n", (int)seen_sticky, sticky_injected ? " injected=1" : "");
-    pthread_mutex_unlock(&lock);
+    if (locked)
+        pthread_mutex_unlock(&lock);
     fclose(out);
+}
+static void write_report(void) { write_report_now(1); }
+
+/* --- a program killed by a signal --------------------------------------------------------------- */
+
+/* A crash, an abort or the grader's time limit (SIGTERM) would lose the report and what the program had
+   printed. The handler adds the signal as the last record (class=signal status=SIG, addr= the faulting
+   address named like a pointer: alloc#K+OFF for host code touching device memory, stack= from the faulting
+   instruction), flushes stdout, writes the report and lets the signal kill the program as before. On the
+   CPU backend the runtime's own handler runs first: a fault inside a kernel is its to report, and it does
+   not return. */
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM};
+static struct sigaction previous_action[sizeof fatal_signals / sizeof fatal_signals[0]];
+
+static uintptr_t fault_pc(void *ctx)
+{
+#if defined(__x86_64__)
+    return (uintptr_t)((ucontext_t *)ctx)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    return (uintptr_t)((ucontext_t *)ctx)->uc_mcontext.pc;
+#else
+    (void)ctx;
+    return 0;
+#endif
+}
+
+static void on_fatal(int sig, siginfo_t *si, void *ctx)
+{
+    size_t k;
+    char where[64] = "", stack[256] = "";
+    Dl_info info, self;
+    uintptr_t pc = fault_pc(ctx);
+    for (k = 0; k < sizeof fatal_signals / sizeof fatal_signals[0]; k++)
+        if (fatal_signals[k] == sig && (previous_action[k].sa_flags & SA_SIGINFO) && previous_action[k].sa_sigaction)
+            previous_action[k].sa_sigaction(sig, si, ctx);
+    fflush(stdout);
+    if (report_path != NULL && log_file != NULL) {
+        if (sig == SIGSEGV || sig == SIGBUS) {
+            strcpy(where, " addr=");
+            name_ptr(where + 6, sizeof where - 6, (uintptr_t)si->si_addr, 1);
+        }
+        if (pc != 0 && dladdr((void *)tr_start, &self) != 0 && dladdr((void *)pc, &info) != 0 &&
+            info.dli_fbase == self.dli_fbase)
+            snprintf(stack, sizeof stack, " stack=+0x%lx", (unsigned long)(pc - (uintptr_t)info.dli_fbase));
+        flush_again();
+        fprintf(log_file, "call n=%lu fn=signal class=signal status=%d site=? sig=%s%s printed=%ld%s\n", seq + 1, sig,
+                sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE" : sig == SIGILL ? "SIGILL"
+                : sig == SIGABRT ? "SIGABRT" : "SIGTERM", where, (long)lseek(STDOUT_FILENO, 0, SEEK_CUR), stack);
+        write_report_now(0);
+        report_path = NULL; /* once: exit handlers must not write it again */
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* After the CPU backend's runtime (constructor 101) has installed its handler, which on_fatal calls first. */
+__attribute__((constructor(104))) static void tr_catch_signals(void)
+{
+    size_t k;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fatal;
+    /* NODEFER and the alternate stack, as the runtime's handler needs (it leaves by siglongjmp) */
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    for (k = 0; k < sizeof fatal_signals / sizeof fatal_signals[0]; k++)
+        sigaction(fatal_signals[k], &sa, &previous_action[k]);
 }
 
 /* Registered before main: exit handlers run in reverse order, so the report is written after every
