@@ -54,7 +54,7 @@ for id in $ids; do
     --results "$work/results" >/dev/null 2>&1 || true
   total=$(($(now_ms) - t))
   floor=$(cat "$work/check-$id/build/elapsed-ms" "$work/check-$id"/runs/*/elapsed-ms 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
-  runs=$(ls "$work/check-$id/runs" | wc -l)
+  runs=$(find "$work/check-$id/runs" -mindepth 1 -maxdepth 1 -type d | wc -l)
   printf '%-22s %10.1f %10.1f %6.2fx %6s\n' "$id" "$(awk -v v="$floor" 'BEGIN { print v / 1000 }')" \
     "$(awk -v v="$total" 'BEGIN { print v / 1000 }')" "$(awk -v a="$total" -v b="$floor" 'BEGIN { print b > 0 ? a / b : 0 }')" "$runs"
 done

@@ -35,7 +35,8 @@ lesson_setup_file() {
   rm -rf "$work/expected"
   # Fixed outputs only (the H200's answers to a probe): every other expected line is computed at grading.
   [ ! -d "$WB_ROOT/grader/$WB_LESSON/expected" ] || cp -R "$WB_ROOT/grader/$WB_LESSON/expected" "$work/expected"
-  local start=$(date +%s%N)
+  local start
+  start=$(date +%s%N)
   build_program "$WB_LESSON" "${WB_SUBMISSION:-$WB_ROOT/exercises}/$WB_LESSON" "$work/build" || true
   echo "$(( ($(date +%s%N) - start) / 1000000 ))" >"$work/build/elapsed-ms" # grader/bench/grading-time.sh
 }
