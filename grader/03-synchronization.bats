@@ -103,6 +103,9 @@ fill_target() { call_field "$1" args | cut -d, -f1; }
   stream=$(call_field "$fill" stream)
   copy=$(calls fn=cudaMemcpyAsync "src=$(fill_target "$fill")" kind=DeviceToHost "stream=$stream" status=0 | head -n 1)
   [ -n "$copy" ] || fail "expected: an async copy of the buffer slow_fill wrote with 4, on its stream ($stream)"
+  # On a GPU a copy into h_out still running from before would overwrite this one's results.
+  expect_ordered --with "$(call_field "$copy" n)" \
+    "an earlier copy into the same host buffer was not waited for: synchronizing the wrong stream in step 3 leaves stream[1]'s copy running"
   record=$(calls fn=cudaEventRecord "stream=$stream" status=0 | awk -F '\t' -v a="$(call_field "$copy" n)" '$1 > a' | head -n 1)
   at=$(printed_at "the copy behind the event read by the host: ")
   [ -n "$record" ] && [ -n "$(calls fn=cudaEventSynchronize "event=$(call_field "$record" event)" status=0 |

@@ -213,12 +213,14 @@ unordered_copies() {
   awk -F '\t' -f "$WB_ROOT/grader/lib/order.awk" -v mode=races "$RUN_DIR/calls.tsv"
 }
 
-# expect_ordered [--from N] CAUSE: no two copies or memsets of the run race (unordered_copies); with
-# --from, none that both come at or after call N (a race with earlier work is an earlier step's).
+# expect_ordered [--from N | --with N] CAUSE: no two copies or memsets of the run race (unordered_copies);
+# with --from, none that both come at or after call N (a race with earlier work is an earlier step's);
+# with --with, none that call N is one of.
 expect_ordered() {
-  local pairs a b from=0
+  local pairs a b from=0 with=""
   [ "$1" = --from ] && { from=$2; shift 2; }
-  pairs=$(unordered_copies | awk -v from="$from" '$1 >= from')
+  [ "$1" = --with ] && { with=$2; shift 2; }
+  pairs=$(unordered_copies | awk -v from="$from" -v with="$with" '$1 >= from && (with == "" || $1 == with || $2 == with)')
   [ -z "$pairs" ] && return 0
   read -r a b <<<"$pairs"
   fail "$(printf 'expected: copies of the same bytes ordered (the same stream, an event, or a wait between them)

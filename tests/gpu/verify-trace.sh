@@ -47,6 +47,19 @@ export -f one
     for kind in variants rewrites; do
       for patch in tests/"$kind"/"$id"/*.patch; do [ -e "$patch" ] && echo "$kind $patch"; done
     done
-  done | xargs -P 8 -L 1 bash -c "one \"\$0\" \"\$1\"" | sort
+  done | xargs -P 8 -L 1 bash -c "one \"\$0\" \"\$1\"" | sort >"$out/parallel.log"
+  # Eight at a time, a step that times the GPU can fail for the load alone: a verdict with more failed
+  # steps than its one (or any, for a rewrite) is graded again alone, and that verdict is the one kept.
+  while IFS= read -r line; do
+    read -r id kind name _ <<<"$line"
+    name=${name%,}
+    step=$(sed -n 's/.*must fail step \([0-9]*\):.*/\1/p' <<<"$line")
+    failed=$(sed -n 's/.*(steps failed: \(.*\))$/\1/p' <<<"$line")
+    if { [ "$kind" = variant ] && [ "$failed" = "$step " ]; } || { [ "$kind" = rewrite ] && [ -z "$failed" ]; }; then
+      echo "$line"
+    else
+      echo "$(one "${kind}s" "tests/${kind}s/$id/$name.patch") (graded alone)"
+    fi
+  done <"$out/parallel.log"
 } >"$out/trace.log" 2>&1
 cat "$out/trace.log"
