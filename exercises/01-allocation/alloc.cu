@@ -39,12 +39,11 @@ static int run(size_t n)
     float *d_data = NULL;        // n floats on the device
     unsigned int *d_count = NULL; // one counter on the device
     size_t bytes = n * sizeof(float);
-    size_t free_before = 0, free_after = 0, total = 0;
+    size_t free_before = 0, free_after = 0; // cudaMemGetInfo also answers the total: declare it in step 4
     unsigned int count = 0;
     int status = 1;
     cudaError_t err;
     // end region: declarations
-    (void)total; // for cudaMemGetInfo's second answer (step 4); this line keeps -Wextra quiet until then
 
     // region: meminfo-before
     /* TODO(step 4): ask the runtime how much device memory is free now, before allocating,
@@ -105,13 +104,11 @@ cleanup:
 static int probe(void)
 {
     void *p = NULL;
-    int on_host = 0;
     cudaError_t err;
 
     // region: probe
     /* TODO(step 5): replace each cudaErrorNotYetImplemented below by the call the question names, so
      * that the program prints what the runtime really answers. */
-    (void)on_host; // the host variable one question frees; this line keeps -Wextra quiet until then
     err = cudaErrorNotYetImplemented; // cudaMalloc of 0 bytes into p
     printf("cudaMalloc(&p, 0): %s, p is %s\n", cudaGetErrorName(err), p == NULL ? "NULL" : "not NULL");
     answer("cudaFree(NULL)", cudaErrorNotYetImplemented);
@@ -125,7 +122,7 @@ static int probe(void)
     cudaFree(p);
     answer("cudaFree of a freed pointer", cudaErrorNotYetImplemented); // free p a second time
     p = NULL;
-    answer("cudaFree of a host pointer", cudaErrorNotYetImplemented); // free &on_host
+    answer("cudaFree of a host pointer", cudaErrorNotYetImplemented); // free the address of an int on the stack
 
     // A failed call also sets the last error: read it twice.
     err = cudaErrorNotYetImplemented;

@@ -42,7 +42,7 @@ for id in $ids; do
     t=$(now_ms); CUDAWB_REPORT=$work/$id/report "$work/$id/traced/program" >/dev/null 2>&1 || true; traced+=($(($(now_ms) - t)))
   done
   p=$(printf '%s\n' "${plain[@]}" | median) q=$(printf '%s\n' "${traced[@]}" | median)
-  printf '%-22s %10s %10s %6.2fx\n' "$id" "$p" "$q" "$(awk -v a="$q" -v b="$p" 'BEGIN { print b > 0 ? a / b : 0 }')"
+  printf '%-22s %10s %10s %6.2fx\n' "$id" "$p" "$q" "$(awk -v a="$q" -v b="$p" 'BEGIN { print (b > 0 ? a / b : 0) }')"
 done
 
 echo
@@ -53,8 +53,10 @@ for id in $ids; do
   "$WB_ROOT/grader/check.sh" "$id" --submission "$WB_ROOT/solutions" --backend "$WB_BACKEND" --work "$work/check-$id" \
     --results "$work/results" >/dev/null 2>&1 || true
   total=$(($(now_ms) - t))
-  floor=$(cat "$work/check-$id/build/elapsed-ms" "$work/check-$id"/runs/*/elapsed-ms 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
-  runs=$(find "$work/check-$id/runs" -mindepth 1 -maxdepth 1 -type d | wc -l)
+  # check.sh grades into WORK/LESSON/: the build, and one folder per run
+  floor=$(cat "$work/check-$id/$id/build/elapsed-ms" "$work/check-$id/$id"/runs/*/elapsed-ms 2>/dev/null |
+    awk '{ s += $1 } END { print s + 0 }' || true)
+  runs=$(find "$work/check-$id/$id/runs" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)
   printf '%-22s %10.1f %10.1f %6.2fx %6s\n' "$id" "$(awk -v v="$floor" 'BEGIN { print v / 1000 }')" \
-    "$(awk -v v="$total" 'BEGIN { print v / 1000 }')" "$(awk -v a="$total" -v b="$floor" 'BEGIN { print b > 0 ? a / b : 0 }')" "$runs"
+    "$(awk -v v="$total" 'BEGIN { print v / 1000 }')" "$(awk -v a="$total" -v b="$floor" 'BEGIN { print (b > 0 ? a / b : 0) }')" "$runs"
 done
