@@ -56,7 +56,11 @@ for id in $ids; do
   echo "lesson ${id%%-*} · $(lesson_title "$id") · $submission/$id/"
   export WB_LESSON=$id WB_SUBMISSION=$submission WB_WORK=${work:-$WB_BUILD/check/$WB_BACKEND}/$id
   rm -rf "$WB_WORK"
+  # What the program printed reaches the report with its control characters made visible (an escape
+  # sequence or a carriage return could repaint the screen over a FAIL line) and long lines cut.
   bats --tap "$WB_ROOT/grader/$id.bats" 2>&1 |
+    LC_ALL=C sed -u -e 's/\x1b/\\e/g' -e 's/\r/\\r/g' -e 's/[\x01-\x08\x0b-\x1f\x7f]/?/g' \
+      -e 's/^\(.\{400\}\).\{1,\}$/\1 [cut]/' |
     "$WB_ROOT/grader/report.sh" "$id" "$results/$id.tsv" | tee "$WB_BUILD/report.txt" ||
     status=1
   table="$table$(tail -n 1 "$WB_BUILD/report.txt")"$'\n'

@@ -6,6 +6,8 @@ WB_ROOT=${WB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 WB_BUILD=${WB_BUILD:-$WB_ROOT/build}
 # shellcheck source=grader/lib/lessons.sh
 . "$WB_ROOT/grader/lib/lessons.sh"
+# shellcheck source=grader/lib/sandbox.sh
+. "$WB_ROOT/grader/lib/sandbox.sh"
 
 # shellcheck disable=SC2054 # -Wall,-Wextra is nvcc's comma list, one argument
 WB_CFLAGS=(-O2 -g -lineinfo -Xcompiler -Wall,-Wextra)
@@ -22,21 +24,52 @@ shim_object() {
   printf '%s\n' "$obj"
 }
 
+# replace_literal FILE FROM TO: every FROM in FILE becomes TO, both taken as plain text (a folder's name is
+# data: never part of a sed program).
+replace_literal() {
+  local tmp=$1.tmp
+  awk -v from="$2" -v to="$3" '{
+    out = ""
+    while ((i = index($0, from)) > 0) { out = out substr($0, 1, i - 1) to; $0 = substr($0, i + length(from)) }
+    print out $0
+  }' "$1" >"$tmp" && mv "$tmp" "$1"
+}
+
+# in_sandbox OUT_DIR CMD...: a compile or link, in the sandbox when there is one (lib/sandbox.sh): it sees
+# the grader's copy of the student's files (OUT_DIR/src), kernels/, the toolchain and the trace's objects,
+# and writes OUT_DIR/obj only. Not the repository, solutions/ or /etc.
+in_sandbox() {
+  local out=$1 sandbox=()
+  shift
+  if sandbox_available; then
+    sandbox_own "$out/obj"
+    sandbox_command sandbox --ro "$out/src" --rw "$out/obj" --ro "$WB_ROOT/kernels" --ro "$WB_ROOT/cpu" \
+      --ro "$WB_ROOT/grader/shim" --ro "$WB_BUILD/cpu" --ro "$WB_BUILD/tools" --chdir "$out/obj" --
+  fi
+  timeout "$WB_COMPILE_TIMEOUT" "${sandbox[@]}" "$@" </dev/null
+}
+
 # build_program LESSON SRC_DIR OUT_DIR: copies LESSON's files from SRC_DIR and builds OUT_DIR/program.
-# Writes OUT_DIR/status (ok, missing, compile-error, link-error, no-compiler, timeout) and the logs
-# compile.log (the student's files only: what "compiles cleanly" judges) and link.log.
+# Writes OUT_DIR/status (ok, missing, not-a-file, compile-error, link-error, no-compiler, timeout) and the
+# logs compile.log (the student's files only: what "compiles cleanly" judges) and link.log. A file is
+# taken only as a regular file, by its name: a link, a folder or a device in its place is refused.
 build_program() {
   local lesson=$1 src=$2 out=$3 f obj rc libs=() objs=() link=() wrap
-  rm -rf "$out" && mkdir -p "$out/src"
+  rm -rf "$out" && mkdir -p "$out/src" "$out/obj" "$WB_BUILD/cpu" "$WB_BUILD/tools"
   : >"$out/compile.log"
   : >"$out/link.log"
   for f in $(lesson_sources "$lesson"); do
+    if [ -L "$src/$f" ] || { [ -e "$src/$f" ] && [ ! -f "$src/$f" ]; }; then
+      echo "$src/$f is not a plain file (a link, a folder or a device): submit the file itself" >"$out/compile.log"
+      echo not-a-file >"$out/status"
+      return 1
+    fi
     if [ ! -f "$src/$f" ]; then
       echo "the file $src/$f is missing" >"$out/compile.log"
       echo missing >"$out/status"
       return 1
     fi
-    cp "$src/$f" "$out/src/$f"
+    cp -- "$src/$f" "$out/src/$f"
   done
   if [ -z "${WB_NVCC:-}" ]; then
     echo "no CUDA compiler: nvcc is not installed and the CPU backend is not built" >"$out/compile.log"
@@ -45,12 +78,12 @@ build_program() {
   fi
   grep -qs '#include *<cublas_v2.h>' "$out"/src/* && libs=(-lcublas)
   for f in "$out"/src/*.cu; do
-    obj=$out/$(basename "$f" .cu).o
-    timeout "$WB_COMPILE_TIMEOUT" "$WB_NVCC" "${WB_CFLAGS[@]}" ${WB_ARCH:+"$WB_ARCH"} -I "$out/src" \
+    obj=$out/obj/$(basename "$f" .cu).o
+    in_sandbox "$out" "$WB_NVCC" "${WB_CFLAGS[@]}" ${WB_ARCH:+"$WB_ARCH"} -I "$out/src" \
       -I "$WB_ROOT/kernels" -c "$f" -o "$obj" >>"$out/compile.log" 2>&1
     rc=$?
     if [ "$rc" -ne 0 ]; then
-      sed -i "s#$out/src/#$src/#g" "$out/compile.log"
+      replace_literal "$out/compile.log" "$out/src/" "$src/"
       [ "$rc" -eq 124 ] && { echo "the compiler ran for more than ${WB_COMPILE_TIMEOUT} s" >>"$out/compile.log"; echo timeout >"$out/status"; return 1; }
       echo compile-error >"$out/status"
       return 1
@@ -58,7 +91,7 @@ build_program() {
     objs+=("$obj")
   done
   # Messages name the student's own file, not the copy built here.
-  sed -i "s#$out/src/#$src/#g" "$out/compile.log"
+  replace_literal "$out/compile.log" "$out/src/" "$src/"
   # On the GPU the trace (grader/shim/) is linked in here; nvcc-cpu links the same one by itself.
   if [ "${WB_BACKEND:-}" != cpu ]; then
     for f in trace wrappers kernel_info; do
@@ -72,10 +105,11 @@ build_program() {
     fi
     link=(-Xlinker "--wrap=${wrap//$'\n'/,--wrap=}")
   fi
-  if ! timeout "$WB_COMPILE_TIMEOUT" "$WB_NVCC" "${WB_CFLAGS[@]}" ${WB_ARCH:+"$WB_ARCH"} -o "$out/program" \
+  if ! in_sandbox "$out" "$WB_NVCC" "${WB_CFLAGS[@]}" ${WB_ARCH:+"$WB_ARCH"} -o "$out/obj/program" \
       "${objs[@]}" "${libs[@]}" "${link[@]}" >"$out/link.log" 2>&1; then
     echo link-error >"$out/status"
     return 1
   fi
+  mv "$out/obj/program" "$out/program"
   echo ok >"$out/status"
 }

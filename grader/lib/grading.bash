@@ -18,6 +18,8 @@ bats_load_library bats-file
 WB_LESSON=${WB_LESSON:-$(basename "$BATS_TEST_FILENAME" .bats)}
 WB_TIMEOUT=${WB_TIMEOUT:-20}           # seconds one run of the student's program may take
 WB_OUTPUT_CAP_KB=${WB_OUTPUT_CAP_KB:-1024} # what it may write, per file, before it is stopped
+WB_MEMORY_MB=${WB_MEMORY_MB:-4096}      # its heap (RLIMIT_DATA)
+WB_MAX_PROCS=${WB_MAX_PROCS:-256}       # its processes and threads, in the sandbox (RLIMIT_NPROC)
 WB_SWEEP_MAX=${WB_SWEEP_MAX:-64}       # call sites the failure sweep tries at most, per mode
 WB_SANITIZER_EXIT=86                   # compute-sanitizer's exit status when it found errors
 
@@ -72,19 +74,18 @@ require_program() {
 
 # --- running the student's program ---------------------------------------------------------------
 
-sandbox_ok() {
-  [ -z "${WB_NO_SANDBOX:-}" ] && command -v bwrap >/dev/null 2>&1 &&
-    bwrap --ro-bind / / --dev /dev true >/dev/null 2>&1
-}
 
 # run_program [--name NAME] [--env K=V]... [--sanitize] [--] ARGS...
-# Runs the program (or the memory checker on it) in RUN_DIR=$(wb_work)/runs/NAME with a time limit and an
-# output cap; the filesystem is read-only but for RUN_DIR when bubblewrap is available. Sets RUN_DIR,
-# RUN_STATUS (exit status), RUN_HOW (a phrase: "exited with status 1", "was killed by SIGSEGV", ...)
-# and RUN_NORMAL (1 when it exited by itself, without a signal, a time-out or too much output).
-# A run with the same NAME is reused within one grading, so steps that read the same run share it.
+# Runs the program (or the memory checker on it) in the sandbox (lib/sandbox.sh) with a time limit and
+# limits on output, memory, processes and CPU time; its results go to RUN_DIR=$(wb_work)/runs/NAME, which
+# the program cannot write: it writes its stdout and stderr there through descriptors the grader opened,
+# its report through one bound file, and anything else into a private scratch folder that is gone
+# after the run. Sets RUN_DIR, RUN_STATUS (exit status), RUN_HOW (a phrase: "exited with status 1", "was
+# killed by SIGSEGV", ...) and RUN_NORMAL (1 when it exited by itself, without a signal, a time-out or too
+# much output). A run with the same NAME is reused within one grading, so steps that read the same run
+# share it.
 run_program() {
-  local name=default sanitize=0 envs=() cmd=() keep=() start elapsed cap_bytes
+  local name=default sanitize=0 envs=() cmd=() keep=() start elapsed cap_bytes report home sandbox=()
   while [ $# -gt 0 ]; do
     case $1 in
       --name) name=$2; shift 2 ;;
@@ -96,36 +97,51 @@ run_program() {
   done
   RUN_DIR=$(wb_work)/runs/$name
   if [ -f "$RUN_DIR/status" ]; then
-    # shellcheck source=/dev/null
-    . "$RUN_DIR/status"
+    run_status_load "$RUN_DIR/status"
     return 0
   fi
   rm -rf "$RUN_DIR" && mkdir -p "$RUN_DIR"
+  : >"$RUN_DIR/report"
   cmd=("$(program)" "$@")
   # Under the memory checker, launches are traced without their arguments: finding how many a kernel has
   # can take a failing driver call, which compute-sanitizer reports (measured on the H200).
   [ "$sanitize" = 1 ] && envs+=(CUDAWB_NO_KERNEL_ARGS=1)
   [ "$sanitize" = 1 ] && cmd=("$WB_SANITIZER" --tool memcheck --error-exitcode "$WB_SANITIZER_EXIT" "${cmd[@]}")
-  if sandbox_ok; then
-    # /tmp is private; the workbook (its tools: the CPU backend's memory checker) and the build stay
-    # visible read-only, also when they live under /tmp.
-    cmd=(bwrap --ro-bind / / --dev-bind /dev /dev --proc /proc --tmpfs /tmp --ro-bind "$WB_ROOT" "$WB_ROOT" \
-      --ro-bind "$(wb_work)/build" "$(wb_work)/build" --bind "$RUN_DIR" "$RUN_DIR"
-      --die-with-parent --chdir "$RUN_DIR" -- "${cmd[@]}")
+  # The time limit runs inside, so that its SIGTERM reaches the program (whose report then says where it
+  # was); the one outside stops a sandbox whose program killed its own time limit.
+  cmd=(timeout --kill-after=3 "$WB_TIMEOUT" "${cmd[@]}")
+  if sandbox_available; then
+    sandbox_own "$RUN_DIR/report"
+    report=/wb/report home=/wb/run
+    # Processes and threads, counted inside the sandbox's user namespace: a fork storm stops there.
+    sandbox_command sandbox --ro "$(wb_work)/build" --ro "$WB_ROOT/cpu/bin" --bind "$RUN_DIR/report" "$report" \
+      --scratch "$home" --chdir "$home" -- prlimit --nproc="$WB_MAX_PROCS" --
+
+  else
+    # No sandbox (WB_NO_SANDBOX, or no bubblewrap: check.sh said so): a scratch folder of its own at least.
+    report=$RUN_DIR/report home=$RUN_DIR/scratch
+    mkdir -p "$home"
   fi
   start=$(date +%s%N)
   (
-    cd "$RUN_DIR" || exit 1
-    ulimit -f "$WB_OUTPUT_CAP_KB" # a file grows past this: the writer gets SIGXFSZ
+    if [ ${#sandbox[@]} -gt 0 ]; then cd "$RUN_DIR" || exit 1; else cd "$home" || exit 1; fi
+    ulimit -f "$WB_OUTPUT_CAP_KB"           # a file grows past this: the writer gets SIGXFSZ
+    ulimit -d "$((WB_MEMORY_MB * 1024))"    # heap: RLIMIT_AS would break CUDA (gpu-facts.md "Sandboxing")
+    ulimit -t "$((WB_TIMEOUT * 4))"         # CPU seconds, all threads together
+    # Only stdin, stdout and stderr reach the program: Bats's report stream (fd 3) and the rest are closed.
+    for fd in "/proc/$BASHPID/fd"/*; do
+      fd=${fd##*/}
+      [[ $fd =~ ^[0-9]+$ ]] && [ "$fd" -gt 2 ] && eval "exec $fd>&-"
+    done
     # A clean environment: the program learns nothing about the grader (paths, settings) from it.
     mapfile -t keep < <(env | grep -E '^(LD_LIBRARY_PATH|CUDA_[A-Z_]*|NVIDIA_[A-Z_]*|CUDAWB_CPU_[A-Z_]*)=' || true)
     # On the CPU backend independent streams run latest-issued first (a --env may choose another schedule):
     # a GPU runs them side by side, so a program that relies on issue order across streams fails here too.
-    exec env -i PATH="$PATH" HOME="$RUN_DIR" "${keep[@]}" CUDAWB_SCHEDULE=reverse "${envs[@]}" CUDAWB_REPORT="$RUN_DIR/report" \
-      timeout --kill-after=3 "$WB_TIMEOUT" "${cmd[@]}" </dev/null >"$RUN_DIR/stdout" 2>"$RUN_DIR/stderr"
+    exec env -i PATH="$PATH" HOME="$home" "${keep[@]}" CUDAWB_SCHEDULE=reverse "${envs[@]}" CUDAWB_REPORT="$report" \
+      timeout --kill-after=2 "$((WB_TIMEOUT + 10))" "${sandbox[@]}" "${cmd[@]}" </dev/null >"$RUN_DIR/stdout" 2>"$RUN_DIR/stderr"
   ) && RUN_STATUS=0 || RUN_STATUS=$?
   elapsed=$(($(date +%s%N) - start))
-  echo "$((elapsed / 1000000))" >"$RUN_DIR/elapsed-ms" # read by grader/bench/grading-time.sh
+  echo "$((elapsed / 1000000))" >"$RUN_DIR/elapsed-ms" # read by grader/bench/run.sh
   elapsed=$((elapsed / 1000000000))
   cap_bytes=$((WB_OUTPUT_CAP_KB * 1024))
   RUN_NORMAL=0
@@ -134,13 +150,24 @@ run_program() {
   elif [ "$RUN_STATUS" -eq 153 ] || [ "$(stat -c %s "$RUN_DIR/stdout")" -ge "$cap_bytes" ] ||
     [ "$(stat -c %s "$RUN_DIR/stderr")" -ge "$cap_bytes" ]; then
     RUN_HOW="printed more than $WB_OUTPUT_CAP_KB KiB and was stopped"
+  elif [ "$RUN_STATUS" -eq 152 ]; then
+    RUN_HOW="used more than $((WB_TIMEOUT * 4)) s of CPU time and was stopped"
   elif [ "$RUN_STATUS" -gt 128 ]; then
     RUN_HOW="was killed by SIG$(kill -l $((RUN_STATUS - 128)) 2>/dev/null || echo "nal $((RUN_STATUS - 128))") (exit status $RUN_STATUS)"
   else
     RUN_NORMAL=1
     RUN_HOW="exited with status $RUN_STATUS"
   fi
-  printf 'RUN_STATUS=%q RUN_HOW=%q RUN_NORMAL=%q\n' "$RUN_STATUS" "$RUN_HOW" "$RUN_NORMAL" >"$RUN_DIR/status"
+  printf '%s\n%s\n%s\n' "$RUN_STATUS" "$RUN_NORMAL" "$RUN_HOW" >"$RUN_DIR/status"
+}
+
+# run_status_load FILE: a run's results as run_program saved them (three lines: status, normal, how),
+# read as data: the grader never sources a file.
+run_status_load() {
+  { read -r RUN_STATUS; read -r RUN_NORMAL; read -r RUN_HOW; } <"$1"
+  if ! [[ $RUN_STATUS =~ ^[0-9]+$ && $RUN_NORMAL =~ ^[01]$ ]]; then
+    RUN_STATUS=1 RUN_NORMAL=0 RUN_HOW="left no readable status"
+  fi
 }
 
 # The usual cause of an abnormal end, for the failure message.
@@ -494,6 +521,7 @@ expect_clean_build() {
   case $status in
     ok) ;;
     missing) fail "$(printf 'expected: the lesson'"'"'s source files\nhappened: %s\nusual cause: the file was renamed or deleted (make reset LESSON=N restores the skeleton)' "$(cat "$dir/compile.log")")" ;;
+    not-a-file) fail "$(printf 'expected: the lesson'"'"'s source files, as plain files\nhappened: %s' "$(cat "$dir/compile.log")")" ;;
     no-compiler) fail "cannot compile: $(cat "$dir/compile.log") (make doctor says what to install)" ;;
     *) fail "$(printf 'expected: the program compiles and links\nhappened: %s; the compiler said:\n%s' "$status" \
       "$(cat "$dir/compile.log" "$dir/link.log" >"$dir/both.log"; excerpt "$dir/both.log" 24)")" ;;

@@ -1,0 +1,98 @@
+# sandbox.sh: the one sandbox that every compile and every run of a student's code goes through, on both
+# backends, sourced by the grader's scripts. Built with bubblewrap (Debian's bubblewrap package):
+#   - no privileges: run as root, the grader first becomes nobody (setpriv); inside, a user namespace with
+#     uid 65534, no capabilities, no_new_privs;
+#   - its own PID, network, IPC and UTS namespaces: no network, and every process the code starts ends
+#     when the sandbox does (--die-with-parent, the namespace's init gone);
+#   - a new session, so no controlling terminal (no /dev/tty, no TIOCSTI into the student's shell); only
+#     descriptors 0, 1 and 2 (run_program closes the rest);
+#   - a filesystem of what the code needs only: /usr (and its /bin, /lib links), /opt, the dynamic
+#     loader's cache, /sys and the GPU's /dev/nvidia* read-only or as devices, private /tmp and /dev/shm
+#     with a size limit; then the paths the caller names. Not the repository, not solutions/, not other
+#     students' folders.
+# Measured on the H200 (gpu-facts.md "Sandboxing"): CUDA, the driver and compute-sanitizer work inside.
+
+# shellcheck shell=bash
+WB_SCRATCH_MB=${WB_SCRATCH_MB:-256} # each of /tmp, /dev/shm and a run's own folder
+
+# sandbox_available: bubblewrap can build the sandbox on this machine (tried once per process).
+# WB_SANDBOX_WHY says why not. WB_NO_SANDBOX=1 turns it off (a student on their own machine).
+sandbox_available() {
+  if [ -z "${WB_SANDBOX_STATE:-}" ]; then
+    WB_SANDBOX_STATE=yes WB_SANDBOX_WHY=""
+    if [ -n "${WB_NO_SANDBOX:-}" ]; then
+      WB_SANDBOX_STATE=no WB_SANDBOX_WHY="WB_NO_SANDBOX is set"
+    elif ! command -v bwrap >/dev/null 2>&1; then
+      WB_SANDBOX_STATE=no WB_SANDBOX_WHY="bubblewrap is not installed (sudo apt-get install -y bubblewrap)"
+    else
+      local probe=()
+      sandbox_command probe -- /bin/true
+      if ! "${probe[@]}" >/dev/null 2>&1; then
+        WB_SANDBOX_STATE=no
+        WB_SANDBOX_WHY="bubblewrap cannot make a user namespace here (a container without them, or kernel.unprivileged_userns_clone=0)"
+      fi
+    fi
+    export WB_SANDBOX_STATE WB_SANDBOX_WHY
+  fi
+  [ "$WB_SANDBOX_STATE" = yes ]
+}
+
+# sandbox_command ARRAY [--ro PATH]... [--rw PATH]... [--bind FROM TO]... [--scratch DIR] [--chdir DIR] -- CMD...
+# Sets the array named ARRAY to the command line that runs CMD in the sandbox. --ro shows PATH read-only,
+# --rw writable (both at the same path), --bind FROM at TO writable, --scratch an empty private folder at
+# DIR (WB_SCRATCH_MB), --chdir the folder CMD starts in. Writable paths must belong to whoever runs CMD:
+# sandbox_own gives them to nobody when the grader is root.
+sandbox_command() {
+  local -n into=$1
+  shift
+  local args=() p d
+  into=()
+  if [ "$(id -u)" = 0 ]; then
+    into=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all --)
+  fi
+  args=(--unshare-all --die-with-parent --new-session --cap-drop ALL --uid 65534 --gid 65534
+    --ro-bind /usr /usr --proc /proc --dev /dev
+    --size "$((WB_SCRATCH_MB << 20))" --tmpfs /tmp --size "$((WB_SCRATCH_MB << 20))" --tmpfs /dev/shm)
+  for p in /bin /sbin /lib /lib32 /lib64 /libx32; do
+    if [ -L "$p" ]; then args+=(--symlink "$(readlink "$p")" "$p"); elif [ -d "$p" ]; then args+=(--ro-bind "$p" "$p"); fi
+  done
+  for p in /opt /sys /etc/ld.so.cache /etc/ld.so.conf /etc/ld.so.conf.d /etc/alternatives; do
+    [ -e "$p" ] && args+=(--ro-bind "$p" "$p")
+  done
+  # The GPU: its device files (mode 666), as devices. nvidia-caps is a folder of them.
+  for d in /dev/nvidia*; do
+    [ -e "$d" ] && args+=(--dev-bind "$d" "$d")
+  done
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --ro) sandbox_reach "$2"; args+=(--ro-bind "$2" "$2"); shift 2 ;;
+      --rw) sandbox_reach "$2"; args+=(--bind "$2" "$2"); shift 2 ;;
+      --bind) sandbox_reach "$2"; args+=(--bind "$2" "$3"); shift 3 ;;
+      --scratch) args+=(--size "$((WB_SCRATCH_MB << 20))" --tmpfs "$2"); shift 2 ;;
+      --chdir) args+=(--chdir "$2"); shift 2 ;;
+      --) shift; break ;;
+      *) echo "sandbox_command: unknown option $1" >&2; return 2 ;;
+    esac
+  done
+  into+=(bwrap "${args[@]}" -- "$@")
+}
+
+# sandbox_reach PATH: when the grader is root, bubblewrap runs as nobody and must reach PATH to show it:
+# its folders above get the search bit for others (a test's private /tmp folder is 700), nothing more.
+sandbox_reach() {
+  [ "$(id -u)" = 0 ] || return 0
+  local d
+  d=$(dirname "$1")
+  while [ "$d" != / ] && [ -n "$d" ]; do
+    [ -O "$d" ] && [ -n "$(find "$d" -maxdepth 0 ! -perm -o=x)" ] && chmod o+x "$d"
+    d=$(dirname "$d")
+  done
+  return 0
+}
+
+# sandbox_own PATH...: when the grader is root, the sandbox runs as nobody: give it these paths (files or
+# folders the code may write: a run's report, a build's output folder).
+sandbox_own() {
+  [ "$(id -u)" = 0 ] || return 0
+  chown -R 65534:65534 "$@"
+}
