@@ -33,7 +33,7 @@ run: ## build and run your program for LESSON=N, with ARGS='...'
 	@grader/run.sh $(LESSON) $(ARGS)
 
 grade: ## instructors: grade every student folder in CLASS=DIR into build/class/scores.csv
-	@grader/grade-class.sh "$(CLASS)" $(LESSON)
+	@grader/grade-class.sh "$(CLASS)" $(LESSON) $(if $(UNSAFE),--unsafe)
 
 test: ## the workbook's own tests (graders, solutions, variants, backends, book)
 	@tests/run.sh

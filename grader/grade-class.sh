@@ -2,15 +2,36 @@
 # Grades a whole class: CLASS_DIR holds one folder per student, each laid out like exercises/
 # (NN-slug/ folders). Writes build/class/scores.csv, one row per student, lesson and step, ready to
 # upload, and prints each student's total.
-#   grade-class.sh CLASS_DIR [LESSON]
+#   grade-class.sh CLASS_DIR [LESSON] [--unsafe]
+# Students' code runs in the sandbox (grader/lib/sandbox.sh); where there is none, grading a class is
+# refused unless --unsafe says that its code may read and write whatever the grader can.
 set -euo pipefail
 WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=grader/lib/lessons.sh
 . "$WB_ROOT/grader/lib/lessons.sh"
+# shellcheck source=grader/lib/sandbox.sh
+. "$WB_ROOT/grader/lib/sandbox.sh"
+unsafe=0 args=()
+for a in "$@"; do
+  if [ "$a" = --unsafe ]; then unsafe=1; else args+=("$a"); fi
+done
+set -- "${args[@]}"
 if [ $# -lt 1 ] || [ ! -d "$1" ]; then
-  echo "usage: make grade CLASS=DIR [LESSON=N]   (DIR/STUDENT/NN-slug/...)" >&2
+  echo "usage: make grade CLASS=DIR [LESSON=N] [UNSAFE=1]   (DIR/STUDENT/NN-slug/...)" >&2
   exit 2
 fi
+if ! sandbox_available && [ "$unsafe" = 0 ]; then
+  echo "error: no sandbox here ($WB_SANDBOX_WHY): a class's code would run with the grader's rights; make grade UNSAFE=1 grades anyway" >&2
+  exit 2
+fi
+
+# csv_field TEXT: TEXT as one CSV field (RFC 4180): quoted, its quotes doubled, when it needs it.
+csv_field() {
+  case $1 in
+    *[\",$'\n'$'\r']* | " "* | *" ") printf '"%s"' "${1//\"/\"\"}" ;;
+    *) printf '%s' "$1" ;;
+  esac
+}
 class=$(cd "$1" && pwd)
 lesson=()
 [ -z "${2:-}" ] || lesson=("$2")
@@ -29,7 +50,7 @@ for dir in "$class"/*/; do
     [ -e "$tsv" ] || continue
     id=$(basename "$tsv" .tsv)
     while IFS=$'\t' read -r step status points max_points _name _reason; do
-      printf '%s,%s,%s,%s,%s,%s\n' "$student" "$id" "$step" "$status" "$points" "$max_points" >>"$csv"
+      printf '%s,%s,%s,%s,%s,%s\n' "$(csv_field "$student")" "$id" "$step" "$status" "$points" "$max_points" >>"$csv"
       got=$((got + points))
       [ "$status" = needs-gpu ] || max=$((max + max_points))
     done <"$tsv"

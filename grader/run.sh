@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the student's program for a lesson and runs it with the given arguments, as the grader would
-# build it but without a sandbox or a time limit, so that its output and errors are seen as they happen.
+# build and run it but without a time limit, so that its output and errors are seen as they happen.
 #   run.sh LESSON [ARGS...]
 set -euo pipefail
 WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,7 +25,14 @@ if [ "$WB_BACKEND" = none ]; then
   exit 1
 fi
 echo "running: exercises/$id/ $* (backend: $WB_BACKEND)" >&2
+# In the grader's sandbox (no time limit: Ctrl-C stops it), in a scratch folder that is gone afterwards.
+sandbox=()
+if sandbox_available; then
+  sandbox_command sandbox --ro "$out" --scratch /wb/run --chdir /wb/run --
+else
+  echo "note: no sandbox ($WB_SANDBOX_WHY): your program runs with your own rights" >&2
+fi
 status=0
-"$out/program" "$@" || status=$?
+"${sandbox[@]}" "$out/program" "$@" </dev/null || status=$?
 echo "exit status: $status" >&2
 exit "$status"

@@ -2,7 +2,8 @@
 # The grader's costs, measured in one run on this machine's backend (BACKEND=gpu|cpu|auto), as ratios:
 #   1. the trace: each lesson's reference solution built with the trace and run with its report on,
 #      against the same program built plainly; REPS runs of each, alternated, medians (target <= 1.2x);
-#   2. grading: `make check` of each lesson's solution against its floor, the one compile plus the runs
+#   2. the sandbox: the same traced program run plainly and in the sandbox (grader/lib/sandbox.sh);
+#   3. grading: `make check` of each lesson's solution against its floor, the one compile plus the runs
 #      its steps make (each run's wall time, as run_program measured it).
 #   run.sh [LESSON...]   (default: every lesson; REPS=5)
 set -euo pipefail
@@ -44,6 +45,26 @@ for id in $ids; do
   p=$(printf '%s\n' "${plain[@]}" | median) q=$(printf '%s\n' "${traced[@]}" | median)
   printf '%-22s %10s %10s %6.2fx\n' "$id" "$p" "$q" "$(awk -v a="$q" -v b="$p" 'BEGIN { print (b > 0 ? a / b : 0) }')"
 done
+
+echo
+if sandbox_available; then
+  printf '%-22s %10s %10s %7s\n' "the sandbox's cost" "plain ms" "sandbox ms" ratio
+  for id in $ids; do
+    id=$(lesson_resolve "$id")
+    [ -x "$work/$id/traced/program" ] || continue
+    sandbox=()
+    sandbox_command sandbox --ro "$work/$id/traced" --scratch /wb/run --chdir /wb/run --
+    plain=() boxed=()
+    for ((r = 0; r < reps; r++)); do
+      t=$(now_ms); "$work/$id/traced/program" >/dev/null 2>&1 || true; plain+=($(($(now_ms) - t)))
+      t=$(now_ms); "${sandbox[@]}" "$work/$id/traced/program" >/dev/null 2>&1 || true; boxed+=($(($(now_ms) - t)))
+    done
+    p=$(printf '%s\n' "${plain[@]}" | median) q=$(printf '%s\n' "${boxed[@]}" | median)
+    printf '%-22s %10s %10s %6.2fx\n' "$id" "$p" "$q" "$(awk -v a="$q" -v b="$p" 'BEGIN { print (b > 0 ? a / b : 0) }')"
+  done
+else
+  echo "the sandbox's cost: not measured ($WB_SANDBOX_WHY)"
+fi
 
 echo
 printf '%-22s %10s %10s %7s %6s\n' "grading time" "floor s" "check s" ratio runs

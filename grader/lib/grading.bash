@@ -107,19 +107,26 @@ run_program() {
   # can take a failing driver call, which compute-sanitizer reports (measured on the H200).
   [ "$sanitize" = 1 ] && envs+=(CUDAWB_NO_KERNEL_ARGS=1)
   [ "$sanitize" = 1 ] && cmd=("$WB_SANITIZER" --tool memcheck --error-exitcode "$WB_SANITIZER_EXIT" "${cmd[@]}")
+  if sandbox_available; then
+    report=/wb/report home=/wb/run
+  else
+    report=$RUN_DIR/report home=$RUN_DIR/scratch
+  fi
+  # The grader's settings reach the program alone (env runs it): no process beside it in the sandbox has
+  # them, so none can show them in /proc/PID/environ. On the CPU backend independent streams run
+  # latest-issued first (a --env may choose another schedule): a GPU runs them side by side.
+  cmd=(env CUDAWB_SCHEDULE=reverse "${envs[@]}" CUDAWB_REPORT="$report" "${cmd[@]}")
   # The time limit runs inside, so that its SIGTERM reaches the program (whose report then says where it
   # was); the one outside stops a sandbox whose program killed its own time limit.
   cmd=(timeout --kill-after=3 "$WB_TIMEOUT" "${cmd[@]}")
   if sandbox_available; then
     sandbox_own "$RUN_DIR/report"
-    report=/wb/report home=/wb/run
     # Processes and threads, counted inside the sandbox's user namespace: a fork storm stops there.
     sandbox_command sandbox --ro "$(wb_work)/build" --ro "$WB_ROOT/cpu/bin" --bind "$RUN_DIR/report" "$report" \
       --scratch "$home" --chdir "$home" -- prlimit --nproc="$WB_MAX_PROCS" --
 
   else
     # No sandbox (WB_NO_SANDBOX, or no bubblewrap: check.sh said so): a scratch folder of its own at least.
-    report=$RUN_DIR/report home=$RUN_DIR/scratch
     mkdir -p "$home"
   fi
   start=$(date +%s%N)
@@ -135,10 +142,7 @@ run_program() {
     done
     # A clean environment: the program learns nothing about the grader (paths, settings) from it.
     mapfile -t keep < <(env | grep -E '^(LD_LIBRARY_PATH|CUDA_[A-Z_]*|NVIDIA_[A-Z_]*|CUDAWB_CPU_[A-Z_]*)=' || true)
-    # On the CPU backend independent streams run latest-issued first (a --env may choose another schedule):
-    # a GPU runs them side by side, so a program that relies on issue order across streams fails here too.
-    exec env -i PATH="$PATH" HOME="$home" "${keep[@]}" CUDAWB_SCHEDULE=reverse "${envs[@]}" CUDAWB_REPORT="$report" \
-      timeout --kill-after=2 "$((WB_TIMEOUT + 10))" "${sandbox[@]}" "${cmd[@]}" </dev/null >"$RUN_DIR/stdout" 2>"$RUN_DIR/stderr"
+    exec env -i PATH="$PATH" HOME="$home" "${keep[@]}" timeout --kill-after=2 "$((WB_TIMEOUT + 10))" "${sandbox[@]}" "${cmd[@]}" </dev/null >"$RUN_DIR/stdout" 2>"$RUN_DIR/stderr"
   ) && RUN_STATUS=0 || RUN_STATUS=$?
   elapsed=$(($(date +%s%N) - start))
   echo "$((elapsed / 1000000))" >"$RUN_DIR/elapsed-ms" # read by grader/bench/run.sh
@@ -313,8 +317,11 @@ leak_lines() {
 # Fails unless the last run left no device or pinned allocation and no cuBLAS handle alive.
 expect_no_leaks() {
   local live handles streams events
-  [ -f "$RUN_DIR/report" ] ||
+  [ -s "$RUN_DIR/report" ] ||
     fail "$(printf 'expected: a leak report at exit\nhappened: none was written; the program %s\nusual cause: %s' "$RUN_HOW" "$(cause_of_run)")"
+  # Nothing allocated is nothing freed: the step grades the work, not its absence.
+  [ "$(report_total alloc-calls)" != 0 ] ||
+    fail "$(printf 'expected: the buffers the lesson asks for allocated, used, and freed\nhappened: the program made no allocation call at all, so nothing was freed\nusual cause: the allocation step is not written yet')"
   live=$(report_total live)
   handles=$(report_total live-handles)
   streams=$(report_total live-streams)
@@ -504,6 +511,8 @@ expect_memcheck_clean() {
     skip "cannot run here: compute-sanitizer is not installed (it comes with the full CUDA toolkit)"
   fi
   run_program --name memcheck --sanitize -- "$@"
+  [ "$(report_total alloc-calls)" != 0 ] ||
+    fail "$(printf 'expected: the program does the lesson'"'"'s work under the memory checker\nhappened: it made no allocation call at all, so there was nothing to check\nusual cause: the allocation step is not written yet')"
   summary=$(grep -h -m1 -o 'ERROR SUMMARY: [0-9]* error' "$RUN_DIR/stdout" "$RUN_DIR/stderr" | head -n1 | grep -o '[0-9]*' || true)
   [ -n "$summary" ] || fail "$(printf 'expected: the memory checker runs the program to the end\nhappened: it %s\nusual cause: %s' "$RUN_HOW" "$(cause_of_run)")"
   accesses=$(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -cE '^========= (Invalid |Misaligned |Out-of-range )' || true)

@@ -73,3 +73,36 @@ fixture_patch() {
   sed "s#@ROOT@#$WB_ROOT#g" "$WB_ROOT/tests/fixtures/patches/$1.patch" >"$BATS_TEST_TMPDIR/$1.patch"
   printf '%s\n' "$BATS_TEST_TMPDIR/$1.patch"
 }
+
+# --- hostile submissions (tests/hostile.bats) ------------------------------------------------------
+
+# In setup_file: the corpus needs the sandbox; without one every case is skipped, saying why.
+require_sandbox_or_skip_file() {
+  # shellcheck source=grader/lib/sandbox.sh
+  . "$WB_ROOT/grader/lib/sandbox.sh"
+  if ! sandbox_available; then export HOSTILE_SKIP="no sandbox on this machine: $WB_SANDBOX_WHY"; fi
+}
+
+# Checksums of every file of the repository, ignored ones and the built tools included, but for the
+# grader's own outputs (results, reports, the work folders of gradings).
+fingerprint() {
+  (cd "$WB_ROOT" && find . \( -path ./build/check -o -path ./build/results -o -path ./build/results-of \
+    -o -path ./build/report.txt -o -path ./build/tests -o -path ./build/class -o -path ./build/run \
+    -o -path ./build/backups -o -path ./build/book \) -prune -o -type f -print0 | sort -z | xargs -0 cksum)
+}
+
+# hostile NAME: grades tests/hostile/NAME.cu as lesson 01 (@ROOT@ and @MARK@ filled in), with a 3 s time
+# limit, under a 240 s guard. Sets output, status and RESULTS as grade does, and HOSTILE_STATUS: done, or
+# "hung" when the guard had to stop the grader.
+hostile() {
+  local dir=$BATS_TEST_TMPDIR/submission
+  mkdir -p "$dir/01-allocation"
+  sed -e "s#@ROOT@#$WB_ROOT#g" -e "s#@MARK@#$MARK#g" "$WB_ROOT/tests/hostile/$1.cu" >"$dir/01-allocation/alloc.cu"
+  RESULTS=$BATS_TEST_TMPDIR/results/01-allocation.tsv
+  WB_TIMEOUT=3 run timeout 240 "$WB_ROOT/grader/check.sh" 01-allocation --submission "$dir" \
+    --results "$BATS_TEST_TMPDIR/results" --work "$BATS_TEST_TMPDIR/work"
+  HOSTILE_STATUS="done"
+  # shellcheck disable=SC2154 # status is set by Bats's run
+  [ "$status" != 124 ] || HOSTILE_STATUS=hung
+  export HOSTILE_STATUS
+}

@@ -1,0 +1,204 @@
+#!/usr/bin/env bats
+# Hostile submissions (tests/hostile/): each is graded as lesson 01 and must get a verdict within its
+# limit, leave the repository and the grader byte-identical (ignored files included), leave no process,
+# forge no line of the report, and show what its own case expects.
+
+setup_file() {
+  load lib/helpers
+  require_sandbox_or_skip_file
+  # What must not change: every file of the repository but the grader's own outputs, and git's.
+  fingerprint >"$BATS_FILE_TMPDIR/before"
+}
+
+setup() {
+  load lib/helpers
+  [ -z "${HOSTILE_SKIP:-}" ] || skip "$HOSTILE_SKIP"
+  MARK=hostile-$BATS_TEST_NUMBER-$$
+}
+
+teardown() {
+  # Whatever a case managed to leave, it must not outlive this test.
+  pkill -KILL -f "$BATS_TEST_TMPDIR" 2>/dev/null || true
+  rm -f "$WB_ROOT/$MARK" "/tmp/$MARK" /dev/shm/"$MARK"* 2>/dev/null || true
+}
+
+# The checks every case must pass, after hostile NAME graded it.
+expect_contained() {
+  assert_equal "$HOSTILE_STATUS" done
+  [ -z "$(pgrep -f "$BATS_TEST_TMPDIR/work" || true)" ] || fail "processes of the case are still running: $(pgrep -af "$BATS_TEST_TMPDIR/work")"
+  fingerprint >"$BATS_TEST_TMPDIR/after"
+  diff "$BATS_FILE_TMPDIR/before" "$BATS_TEST_TMPDIR/after" >&2 || fail "the repository changed"
+  [ ! -e "$WB_ROOT/$MARK" ] && [ ! -e "/tmp/$MARK" ] || fail "the case created a file outside its sandbox"
+  [ -z "$(ls /dev/shm/ 2>/dev/null | grep -F "$MARK" || true)" ] || fail "the case left files in /dev/shm"
+  refute_output --partial "step 99"
+  refute_output --partial "forged"
+  # One result per step of lesson 01, no more.
+  assert_equal "$(cut -f1 "$RESULTS" | tr '\n' ' ')" "1 2 3 4 5 6 7 8 "
+}
+
+@test "root inside the sandbox cannot remount or write the repository" {
+  hostile remount-and-write-repo
+  expect_contained
+  refute_output --partial "wrote the"
+}
+
+@test "forged TAP lines on inherited descriptors do not reach the report" {
+  hostile forge-on-inherited-fds
+  expect_contained
+  refute_output --partial "wrote on fd"
+  assert_equal "$(awk -F '\t' '$2 == "passed"' "$RESULTS" | wc -l)" 1
+}
+
+@test "a rewritten status file is neither believed nor run" {
+  hostile rewrite-run-status
+  expect_contained
+  assert_output --partial "exited with status 3"
+}
+
+@test "a double-forked, setsid child does not outlive the run" {
+  hostile setsid-survivor
+  expect_contained
+  sleep 1
+  [ -z "$(pgrep -f "$BATS_TEST_TMPDIR" || true)" ]
+}
+
+@test "a fork storm is stopped by the process limit, and killed with the run" {
+  hostile fork-storm
+  expect_contained
+}
+
+@test "no /dev/tty, no keystrokes pushed into the student's shell" {
+  hostile tty-and-tiocsti
+  expect_contained
+  grep -qx "open /dev/tty: -1" "$BATS_TEST_TMPDIR/work/01-allocation/runs/run/stdout"
+}
+
+@test "escape sequences and carriage returns are shown, not obeyed" {
+  hostile escape-sequences
+  expect_contained
+  refute_output --partial $'\e'
+  refute_output --partial $'\r'
+  assert_output --partial '\e[2J\e[Herror: cudaMalloc'
+  assert_output --partial '\r\e[32mPASS'
+}
+
+@test "the compiler cannot include the reference solution through kernels/.." {
+  hostile include-the-solution
+  expect_contained
+  assert_output --regexp "step 1 .*|compile"
+  assert_equal "$(cat "$BATS_TEST_TMPDIR/work/01-allocation/build/status")" compile-error
+}
+
+@test "the compiler cannot include the reference solution by its path" {
+  hostile include-the-solution-by-path
+  expect_contained
+  assert_equal "$(cat "$BATS_TEST_TMPDIR/work/01-allocation/build/status")" compile-error
+}
+
+@test "the compiler cannot read /etc/shadow or /etc/passwd into its messages" {
+  hostile include-etc-shadow
+  expect_contained
+  refute_output --partial "root:"
+  assert_equal "$(cat "$BATS_TEST_TMPDIR/work/01-allocation/build/status")" compile-error
+}
+
+@test "the running program cannot read the solutions, the grader or the system's secrets" {
+  hostile read-solutions-at-run-time
+  expect_contained
+  refute_output --partial "READ "
+}
+
+@test "the network is closed" {
+  hostile network
+  expect_contained
+  refute_output --partial "CONNECTED"
+  refute_output --partial "SENT"
+}
+
+@test "a memory hog is stopped by the heap limit" {
+  WB_MEMORY_MB=512 hostile memory-hog
+  expect_contained
+  refute_output --regexp "took (1[0-9]{4}|[2-9][0-9]{3}) MiB"
+}
+
+@test "writing gigabytes stops at the scratch folders' size and leaves nothing behind" {
+  hostile disk-fill
+  expect_contained
+  refute_output --regexp "(\.|/tmp|/dev/shm): [0-9]{4} MiB"
+}
+
+@test "an infinite loop in main is stopped at the time limit, with the line it was at" {
+  hostile infinite-loop-in-main
+  expect_contained
+  assert_output --partial "timed out after 3 s and was stopped"
+}
+
+@test "an infinite loop in a kernel is stopped at the time limit" {
+  hostile infinite-loop-in-kernel
+  expect_contained
+  assert_output --partial "timed out after 3 s and was stopped"
+}
+
+@test "a program that waits on stdin gets end of file" {
+  hostile waits-on-stdin
+  expect_contained
+  refute_output --partial "timed out"
+}
+
+@test "a flood of output is capped" {
+  hostile output-flood
+  expect_contained
+  assert_output --partial "printed more than 1024 KiB and was stopped"
+}
+
+@test "a crash is one verdict" {
+  hostile crash
+  expect_contained
+  assert_output --partial "was killed by SIGSEGV"
+}
+
+@test "an abort is one verdict" {
+  hostile abort
+  expect_contained
+  assert_output --partial "was killed by SIGABRT"
+}
+
+@test "a sticky GPU error is one verdict" {
+  hostile sticky-gpu-error
+  expect_contained
+}
+
+@test "a program that kills its own time limit is stopped with the sandbox" {
+  hostile kill-the-time-limit
+  expect_contained
+  assert_output --regexp "timed out after 3 s and was stopped|was killed by SIGKILL"
+}
+
+@test "no process in the sandbox shows the grader's settings" {
+  hostile environment-snooping
+  expect_contained
+  refute_output --partial "SAW "
+}
+
+@test "a link in place of the source file is refused, not followed" {
+  local dir
+  dir=$BATS_TEST_TMPDIR/submission
+  mkdir -p "$dir/01-allocation"
+  ln -s "$WB_ROOT/solutions/01-allocation/alloc.cu" "$dir/01-allocation/alloc.cu"
+  grade 01-allocation "$dir"
+  assert_failure
+  assert_output --partial "is not a plain file"
+  assert_equal "$(awk -F '\t' '$2 == "passed"' "$RESULTS" | wc -l)" 0
+}
+
+@test "a folder's name is data: quotes, #, \$( ) and a sed command in it run nothing" {
+  local dir
+  dir="$BATS_TEST_TMPDIR/a'b\"c #e touch $WB_ROOT/PWNED-\$(id -u) #\`x\`"
+  mkdir -p "$dir/01-allocation"
+  printf 'int main(void) { return missing; }\n' >"$dir/01-allocation/alloc.cu"
+  grade 01-allocation "$dir"
+  assert_failure
+  [ ! -e "$WB_ROOT/PWNED-0" ] && [ ! -e "$WB_ROOT/PWNED-\$(id -u)" ] || fail "a command in the folder's name ran"
+  assert_output --partial "missing"
+  assert_output --partial "#e touch"
+}

@@ -1,0 +1,14 @@
+// Reading: the solutions and the grader, opened by the running program and printed.
+#include <stdio.h>
+int main(void)
+{
+    const char *paths[] = {"@ROOT@/solutions/01-allocation/alloc.cu", "@ROOT@/grader/01-allocation.bats",
+                           "@ROOT@/README.md", "/etc/shadow", "/root/.bash_history"};
+    for (unsigned i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        FILE *f = fopen(paths[i], "r");
+        char line[256];
+        if (f && fgets(line, sizeof line, f)) printf("READ %s: %s", paths[i], line);
+        if (f) fclose(f);
+    }
+    return 1;
+}
