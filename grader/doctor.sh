@@ -57,10 +57,12 @@ for helper in bats-support bats-assert bats-file; do
   if [ -f "${BATS_LIB_PATH:-/usr/lib/bats}/$helper/load.bash" ]; then ok "$helper" "$(dpkg-query -W -f '${Version}' "$helper" 2>/dev/null || echo found)"
   else bad "$helper" "not found in ${BATS_LIB_PATH:-/usr/lib/bats}" "sudo apt-get install -y $helper"; fi
 done
-if command -v bwrap >/dev/null 2>&1 && bwrap --ro-bind / / --dev /dev true >/dev/null 2>&1; then
-  ok bubblewrap "programs run on a read-only filesystem"
+# shellcheck source=grader/lib/sandbox.sh
+. "$WB_ROOT/grader/lib/sandbox.sh"
+if sandbox_available; then
+  ok sandbox "bubblewrap $(bwrap --version | cut -d' ' -f2): compiles and runs see only what they need, as nobody, offline"
 else
-  note bubblewrap "not usable: programs run unsandboxed (the grader still compares with its own snapshot); sudo apt-get install -y bubblewrap"
+  note sandbox "none: $WB_SANDBOX_WHY; your code runs with your own rights, and make grade refuses a class (UNSAFE=1 overrides)"
 fi
 if command -v pandoc >/dev/null 2>&1; then ok pandoc "$(pandoc --version | head -n 1) (make book)"
 else note pandoc "not installed: make book needs it (sudo apt-get install -y pandoc)"; fi

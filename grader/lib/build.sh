@@ -77,6 +77,12 @@ build_program() {
     return 1
   fi
   grep -qs '#include *<cublas_v2.h>' "$out"/src/* && libs=(-lcublas)
+  # The CPU backend's runtime is built (when a source changed) here, outside the read-only sandbox.
+  if [ "${WB_BACKEND:-}" = cpu ] && ! "$WB_NVCC" --ensure-runtime >"$out/link.log" 2>&1; then
+    cp "$out/link.log" "$out/compile.log"
+    echo no-compiler >"$out/status"
+    return 1
+  fi
   for f in "$out"/src/*.cu; do
     obj=$out/obj/$(basename "$f" .cu).o
     in_sandbox "$out" "$WB_NVCC" "${WB_CFLAGS[@]}" ${WB_ARCH:+"$WB_ARCH"} -I "$out/src" \
