@@ -202,3 +202,25 @@ expect_contained() {
   assert_output --partial "missing"
   assert_output --partial "#e touch"
 }
+
+@test "make grade over a class with hostile students gives everyone else their honest score" {
+  local repo class=$BATS_TEST_TMPDIR/class name
+  repo=$(repo_copy)
+  mkdir -p "$class/alice" "$class/bob"
+  cp -R "$WB_ROOT/solutions/01-allocation" "$class/alice/"
+  cp -R "$WB_ROOT/exercises/01-allocation" "$class/bob/"
+  for name in attack-classmates remount-and-write-repo forge-on-inherited-fds setsid-survivor; do
+    mkdir -p "$class/$name/01-allocation"
+    sed -e "s#@ROOT@#$repo#g" -e "s#@MARK@#$MARK#g" "$WB_ROOT/tests/hostile/$name.cu" >"$class/$name/01-allocation/alloc.cu"
+  done
+  WB_TIMEOUT=3 run timeout 900 make -s -C "$repo" grade CLASS="$class" LESSON=1
+  assert_success
+  assert_output --regexp "alice +17 / 17"
+  assert_output --regexp "bob +1 / 17"
+  assert_file_contains "$repo/build/class/scores.csv" "^alice,01-allocation,8,passed,3,3$"
+  cmp "$WB_ROOT/solutions/01-allocation/alloc.cu" "$class/alice/01-allocation/alloc.cu"
+  [ -z "$(grep -l WROTE "$repo"/build/class/*.log || true)" ] || fail "a student wrote into another's files"
+  [ -z "$(pgrep -f "$BATS_TEST_TMPDIR" || true)" ] || fail "processes of the class are still running"
+  [ ! -e "$repo/$MARK" ] || fail "a student created a file in the repository"
+}
+
