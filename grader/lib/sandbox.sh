@@ -1,7 +1,7 @@
 # sandbox.sh: the one sandbox that every compile and every run of a student's code goes through, on both
 # backends, sourced by the grader's scripts. Built with bubblewrap (Debian's bubblewrap package):
-#   - no privileges: run as root, the grader first becomes nobody (setpriv); inside, a user namespace with
-#     uid 65534, no capabilities, no_new_privs;
+#   - no privileges: run as root, the grader first becomes nobody (setpriv) when nobody can reach the
+#     workbook; inside, always a user namespace with uid 65534, no capabilities, no_new_privs;
 #   - its own PID, network, IPC and UTS namespaces: no network, and every process the code starts ends
 #     when the sandbox does (--die-with-parent, the namespace's init gone);
 #   - a new session, so no controlling terminal (no /dev/tty, no TIOCSTI into the student's shell); only
@@ -26,13 +26,20 @@ sandbox_available() {
       WB_SANDBOX_STATE=no WB_SANDBOX_WHY="bubblewrap is not installed (sudo apt-get install -y bubblewrap)"
     else
       local probe=()
-      sandbox_command probe -- /bin/true
+      # As root: can nobody reach the workbook (a repository under a 700 home folder cannot be)? If not,
+      # bubblewrap runs as root, still in a user namespace without capabilities.
+      WB_SANDBOX_AS_NOBODY=1
+      sandbox_command probe --ro "$WB_ROOT/kernels" -- /bin/true
       if ! "${probe[@]}" >/dev/null 2>&1; then
-        WB_SANDBOX_STATE=no
-        WB_SANDBOX_WHY="bubblewrap cannot make a user namespace here (a container without them, or kernel.unprivileged_userns_clone=0)"
+        WB_SANDBOX_AS_NOBODY=0
+        sandbox_command probe -- /bin/true
+        if ! "${probe[@]}" >/dev/null 2>&1; then
+          WB_SANDBOX_STATE=no
+          WB_SANDBOX_WHY="bubblewrap cannot make a user namespace here (a container without them, or kernel.unprivileged_userns_clone=0)"
+        fi
       fi
     fi
-    export WB_SANDBOX_STATE WB_SANDBOX_WHY
+    export WB_SANDBOX_STATE WB_SANDBOX_WHY WB_SANDBOX_AS_NOBODY
   fi
   [ "$WB_SANDBOX_STATE" = yes ]
 }
@@ -47,7 +54,7 @@ sandbox_command() {
   shift
   local args=() p d
   into=()
-  if [ "$(id -u)" = 0 ]; then
+  if [ "$(id -u)" = 0 ] && [ "${WB_SANDBOX_AS_NOBODY:-1}" = 1 ]; then
     into=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all --)
   fi
   args=(--unshare-all --die-with-parent --new-session --cap-drop ALL --uid 65534 --gid 65534
@@ -78,13 +85,17 @@ sandbox_command() {
 }
 
 # sandbox_reach PATH: when the grader is root, bubblewrap runs as nobody and must reach PATH to show it:
-# its folders above get the search bit for others (a test's private /tmp folder is 700), nothing more.
+# its folders above, inside the workbook or the temporary folder only (a test's private folder is 700),
+# get the search bit for others, nothing more. Folders elsewhere are left alone (see sandbox_available).
 sandbox_reach() {
-  [ "$(id -u)" = 0 ] || return 0
-  local d
+  [ "$(id -u)" = 0 ] && [ "${WB_SANDBOX_AS_NOBODY:-1}" = 1 ] || return 0
+  local d tmp=${TMPDIR:-/tmp}
   d=$(dirname "$1")
   while [ "$d" != / ] && [ -n "$d" ]; do
-    [ -O "$d" ] && [ -n "$(find "$d" -maxdepth 0 ! -perm -o=x)" ] && chmod o+x "$d"
+    case $d/ in
+      "$WB_ROOT"/* | "${tmp%/}"/*/*)
+        [ -O "$d" ] && [ -n "$(find "$d" -maxdepth 0 ! -perm -o=x)" ] && chmod o+x "$d" ;;
+    esac
     d=$(dirname "$d")
   done
   return 0
