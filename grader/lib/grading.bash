@@ -122,8 +122,10 @@ run_program() {
   if sandbox_available; then
     sandbox_own "$RUN_DIR/report"
     # Processes and threads, counted inside the sandbox's user namespace: a fork storm stops there.
+    local nproc=()
+    command -v prlimit >/dev/null 2>&1 && nproc=(prlimit --nproc="$WB_MAX_PROCS" --)
     sandbox_command sandbox --ro "$(wb_work)/build" --ro "$WB_ROOT/cpu/bin" --bind "$RUN_DIR/report" "$report" \
-      --scratch "$home" --chdir "$home" -- prlimit --nproc="$WB_MAX_PROCS" --
+      --scratch "$home" --chdir "$home" -- "${nproc[@]}"
 
   else
     # No sandbox (WB_NO_SANDBOX, or no bubblewrap: check.sh said so): a scratch folder of its own at least.
