@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# On a GPU machine, in one call of under ten minutes: does the sandbox keep the GPU usable? Every lesson's
+# solution graded with BACKEND=gpu (all steps must pass, the timed ones included), then the hostile corpus
+# (tests/hostile.bats) on the GPU backend. verify-sandbox.sh OUTDIR; writes OUTDIR/sandbox.log.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:?usage: verify-sandbox.sh OUTDIR}
+mkdir -p "$out"
+cd "$root" || exit 1
+export PATH=$root/.tools/bats/bin:$root/.tools/bin:$PATH BATS_LIB_PATH=$root/.tools/bats/lib/bats WB_NO_INSTALL=1
+{
+  bash -c '. grader/lib/sandbox.sh; sandbox_available && echo "sandbox: yes (as nobody: $WB_SANDBOX_AS_NOBODY)" || echo "sandbox: no ($WB_SANDBOX_WHY)"'
+  for tool in bwrap setpriv prlimit; do printf '%s: %s\n' "$tool" "$(command -v "$tool" || echo missing)"; done
+  grader/check.sh --submission solutions --backend gpu | tail -n 6
+  BACKEND=gpu bats --tap tests/hostile.bats
+} >"$out/sandbox.log" 2>&1
+cat "$out/sandbox.log"
