@@ -14,11 +14,14 @@ trace_table() {
   local report=$RUN_DIR/report table=$RUN_DIR/calls.tsv addrs
   [ -f "$table" ] && return 0
   [ -f "$report" ] || { : >"$table"; return 0; }
-  addrs=$(grep -o ' stack=[^ ]*' "$report" | cut -d= -f2 | tr ',' '\n' | sed 's/^+//' | sort -u || true)
+  addrs=$(grep -o ' stack=[^ ]*' "$report" | grep -o '+0x[0-9a-f]*' | sed 's/^+//' | sort -u || true)
   {
     if [ -n "$addrs" ] && command -v addr2line >/dev/null 2>&1; then
+      # The student's executable is read in the sandbox too: a crafted one must not reach the grader.
+      local sandbox=()
+      ! sandbox_available || sandbox_command sandbox --ro "$(dirname "$(program)")" --
       # shellcheck disable=SC2086 # one address per word
-      addr2line -a -f -i -C -e "$(program)" $addrs 2>/dev/null | sed 's/^/A\t/'
+      "${sandbox[@]}" addr2line -a -f -i -C -e "$(program)" $addrs 2>/dev/null | sed 's/^/A\t/'
     fi
     printf 'ADDRS\t%s\n' "$(printf '%s' "$addrs" | tr '\n' ' ')"
     sed 's/^/R\t/' "$report"
