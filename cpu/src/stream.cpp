@@ -50,6 +50,11 @@ void enqueue(op *o) {
 
 static bool is_legacy(cudaStream_t s) { return s == 0 || s == cudaStreamLegacy; }
 static bool is_blocking(cudaStream_t s) { return !is_legacy(s) && (s == cudaStreamPerThread || !(s->flags & cudaStreamNonBlocking)); }
+// Work on a and later work on b are ordered although they are different streams: one is the legacy
+// default stream and the other a blocking stream.
+static bool legacy_tied(cudaStream_t a, cudaStream_t b) {
+    return (is_legacy(a) && is_blocking(b)) || (is_blocking(a) && is_legacy(b));
+}
 
 // The order a flush runs its operations in. In issue order by default; under CUDAWB_SCHEDULE=reverse or
 // shuffle:SEED in another order that keeps only what CUDA promises: each stream's own order, the legacy
@@ -68,7 +73,7 @@ static void reorder(std::deque<op *> &run) {
         auto mine = last.find(s);
         if (mine != last.end()) edge(mine->second, i);
         for (auto &l : last)  // the legacy stream waits for the blocking streams, and they for it
-            if (l.first != s && ((s == 0 && is_blocking(l.first)) || (l.first == 0 && is_blocking(s)))) edge(l.second, i);
+            if (legacy_tied(l.first, s)) edge(l.second, i);
         if (run[i]->waits_for)
             for (size_t j = 0; j < i; j++)
                 if (run[j]->seq == run[i]->waits_for) edge(j, i);
@@ -168,8 +173,7 @@ cudaError_t flush_stream(cudaStream_t s) {
     long last = (long)Q().queue.size() - 1;
     until[is_legacy(s) ? 0 : s] = last;
     for (op *o : Q().queue) {
-        if (is_legacy(s) && is_blocking(o->stream)) until[o->stream] = last;
-        if (is_blocking(s) && is_legacy(o->stream)) until[0] = last;
+        if (legacy_tied(s, o->stream)) until[is_legacy(o->stream) ? 0 : o->stream] = last;
     }
     return flush_until(until);
 }

@@ -21,6 +21,9 @@ function field(k,   v) {
 }
 function stream(  s) { s = field("stream"); return s == "" || s == "legacy" ? "0" : s }
 function blocking(s) { return s != "0" && !(s in nonblocking) }
+# Work on s and later work on t are ordered though the streams differ: one is the legacy stream and the
+# other a blocking stream.
+function tied(s, t) { return (s == "0" && blocking(t)) || (t == "0" && blocking(s)) }
 function finish(x,   k) {
   if (x == "" || (x in done)) return
   done[x] = 1
@@ -29,7 +32,7 @@ function finish(x,   k) {
 function follow(x, y) { if (y != "") dep[x, ++ndep[x]] = y }
 function point(s,   t) {  # a wait at the end of stream s
   finish(last[s])
-  for (t in last) if ((s == "0" && blocking(t)) || (t == "0" && blocking(s))) finish(last[t])
+  for (t in last) if (tied(s, t)) finish(last[t])
 }
 # Marks in seen[] everything x follows, directly or not.
 function ancestors(x,   k) {
@@ -70,7 +73,7 @@ $2 ~ /^cudaStreamCreate/ { if (int(field("flags")) % 2 == 1) nonblocking[field("
 ($3 == "op" && field("stream") != "") || $2 ~ /^cudaMem(cpy|set)(2D)?$/ {
   s = stream(); x = $1
   follow(x, last[s])
-  for (t in last) if ((s == "0" && blocking(t)) || (t == "0" && blocking(s))) follow(x, last[t])
+  for (t in last) if (tied(s, t)) follow(x, last[t])
   if (s in waited) follow(x, waited[s])
   if ($2 == "cudaStreamWaitEvent") waited[s] = recorded[field("event")]
   if ($2 == "cudaEventRecord") recorded[field("event")] = x

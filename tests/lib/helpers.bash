@@ -91,13 +91,19 @@ fingerprint() {
     -o -path ./build/backups -o -path ./build/book \) -prune -o -type f -print0 | sort -z | xargs -0 cksum)
 }
 
+# hostile_source NAME ROOT DEST: tests/hostile/NAME.cu with @ROOT@ (the repository it attacks) and @MARK@
+# (the file it must not create) filled in, written to DEST.
+hostile_source() {
+  sed -e "s#@ROOT@#$2#g" -e "s#@MARK@#$MARK#g" "$WB_ROOT/tests/hostile/$1.cu" >"$3"
+}
+
 # hostile NAME: grades tests/hostile/NAME.cu as lesson 01 (@ROOT@ and @MARK@ filled in), with a 3 s time
 # limit, under a 240 s guard. Sets output, status and RESULTS as grade does, and HOSTILE_STATUS: done, or
 # "hung" when the guard had to stop the grader.
 hostile() {
   local dir=$BATS_TEST_TMPDIR/submission
   mkdir -p "$dir/01-allocation"
-  sed -e "s#@ROOT@#$WB_ROOT#g" -e "s#@MARK@#$MARK#g" "$WB_ROOT/tests/hostile/$1.cu" >"$dir/01-allocation/alloc.cu"
+  hostile_source "$1" "$WB_ROOT" "$dir/01-allocation/alloc.cu"
   RESULTS=$BATS_TEST_TMPDIR/results/01-allocation.tsv
   WB_TIMEOUT=3 run timeout 240 "$WB_ROOT/grader/check.sh" 01-allocation --submission "$dir" \
     --results "$BATS_TEST_TMPDIR/results" --work "$BATS_TEST_TMPDIR/work"
