@@ -81,7 +81,9 @@ sandbox_command() {
       *) echo "sandbox_command: unknown option $1" >&2; return 2 ;;
     esac
   done
-  into+=(bwrap "${args[@]}" -- "$@")
+  # Last: the sandbox's own root (where the folders above the bound paths were made) read-only too, so
+  # that only the scratch folders, /tmp, /dev/shm and what --rw or --bind name can be written.
+  into+=(bwrap "${args[@]}" --remount-ro / -- "$@")
 }
 
 # sandbox_reach PATH: when the grader is root, bubblewrap runs as nobody and must reach PATH to show it:

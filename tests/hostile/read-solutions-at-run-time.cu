@@ -10,5 +10,6 @@ int main(void)
         if (f && fgets(line, sizeof line, f)) printf("READ %s: %s", paths[i], line);
         if (f) fclose(f);
     }
+    puts("tried every path");
     return 1;
 }
