@@ -158,7 +158,7 @@ probe_answers() { expect_answers "${PROBE_QUESTIONS[@]}"; }
 @test "step 8: survives running out of device memory (3 points)" {
   require_program
   expect_real_oom
-  fault_sweep "$(chosen_n)"
+  fault_sweep --needs "cudaMalloc=2" "$(chosen_n)"
   run_program --name probe -- --probe
   expect_answers --find "${PROBE_QUESTIONS[@]}"
   fault_sweep --name sweep-probe --skip "$ANSWER_NS" -- --probe

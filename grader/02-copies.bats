@@ -218,7 +218,7 @@ checked_on() {
 @test "step 9: survives running out of device memory (3 points)" {
   require_program
   expect_real_oom
-  fault_sweep "$(chosen_n)"
+  fault_sweep --needs "cudaMalloc=2 cudaMallocHost=1" "$(chosen_n)"
   run_program --name probe -- --probe
   expect_answers --find "${PROBE_QUESTIONS[@]}"
   fault_sweep --name sweep-probe --skip "$ANSWER_NS" -- --probe

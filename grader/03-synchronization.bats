@@ -236,6 +236,6 @@ expect_pipeline() {
 @test "step 10: survives running out of device memory (3 points)" {
   require_program
   expect_real_oom
-  fault_sweep "$(chosen_n)"
+  fault_sweep --needs "cudaMalloc=2 cudaMallocManaged=1" "$(chosen_n)"
   fault_sweep --name sweep-printf -- --printf
 }

@@ -215,5 +215,5 @@ expect_error_line() {
   failed=$(failed_call)
   expect_error_line "$(line_of "$failed")" cudaMalloc "cudaMalloc(...)" \
     "the line must point at the cudaMalloc that failed" "$OUT_OF_MEMORY"
-  fault_sweep --format located
+  fault_sweep --format located --needs "cudaMalloc=2"
 }

@@ -85,7 +85,7 @@ require_program() {
 # much output). A run with the same NAME is reused within one grading, so steps that read the same run
 # share it.
 run_program() {
-  local name=default sanitize=0 envs=() cmd=() keep=() start elapsed cap_bytes report home sandbox=()
+  local name=default sanitize=0 envs=() cmd=() keep=() start elapsed cap_bytes report home boxed sandbox=() nproc=()
   while [ $# -gt 0 ]; do
     case $1 in
       --name) name=$2; shift 2 ;;
@@ -107,11 +107,8 @@ run_program() {
   # can take a failing driver call, which compute-sanitizer reports (measured on the H200).
   [ "$sanitize" = 1 ] && envs+=(CUDAWB_NO_KERNEL_ARGS=1)
   [ "$sanitize" = 1 ] && cmd=("$WB_SANITIZER" --tool memcheck --error-exitcode "$WB_SANITIZER_EXIT" "${cmd[@]}")
-  if sandbox_available; then
-    report=/wb/report home=/wb/run
-  else
-    report=$RUN_DIR/report home=$RUN_DIR/scratch
-  fi
+  boxed=0 report=$RUN_DIR/report home=$RUN_DIR/scratch
+  if sandbox_available; then boxed=1 report=/wb/report home=/wb/run; fi
   # The grader's settings reach the program alone (env runs it): no process beside it in the sandbox has
   # them, so none can show them in /proc/PID/environ. On the CPU backend independent streams run
   # latest-issued first (a --env may choose another schedule): a GPU runs them side by side.
@@ -119,21 +116,19 @@ run_program() {
   # The time limit runs inside, so that its SIGTERM reaches the program (whose report then says where it
   # was); the one outside stops a sandbox whose program killed its own time limit.
   cmd=(timeout --kill-after=3 "$WB_TIMEOUT" "${cmd[@]}")
-  if sandbox_available; then
+  if [ "$boxed" = 1 ]; then
     sandbox_own "$RUN_DIR/report"
     # Processes and threads, counted inside the sandbox's user namespace: a fork storm stops there.
-    local nproc=()
     command -v prlimit >/dev/null 2>&1 && nproc=(prlimit --nproc="$WB_MAX_PROCS" --)
     sandbox_command sandbox --ro "$(wb_work)/build" --ro "$WB_ROOT/cpu/bin" --bind "$RUN_DIR/report" "$report" \
       --scratch "$home" --chdir "$home" -- "${nproc[@]}"
-
   else
     # No sandbox (WB_NO_SANDBOX, or no bubblewrap: check.sh said so): a scratch folder of its own at least.
     mkdir -p "$home"
   fi
   start=$(date +%s%N)
   (
-    if [ ${#sandbox[@]} -gt 0 ]; then cd "$RUN_DIR" || exit 1; else cd "$home" || exit 1; fi
+    if [ "$boxed" = 1 ]; then cd "$RUN_DIR" || exit 1; else cd "$home" || exit 1; fi
     ulimit -f "$WB_OUTPUT_CAP_KB"           # a file grows past this: the writer gets SIGXFSZ
     ulimit -d "$((WB_MEMORY_MB * 1024))"    # heap: RLIMIT_AS would break CUDA (gpu-facts.md "Sandboxing")
     ulimit -t "$((WB_TIMEOUT * 4))"         # CPU seconds, all threads together
@@ -177,11 +172,14 @@ run_status_load() {
 }
 
 # The usual cause of an abnormal end, for the failure message.
+# The trace's record of the signal that killed the last run, if one did.
+signal_record() { calls fn=signal | tail -n 1; }
+
 # Where a program killed by a signal was, from the trace's signal record: its line, and for a bad access
 # the memory it touched, named after its allocation. Nothing when the trace does not know.
 signal_where() {
   local rec addr alloc what
-  rec=$(calls fn=signal | tail -n 1)
+  rec=$(signal_record)
   [ -n "$rec" ] || return 0
   addr=$(call_field "$rec" addr)
   case $addr in
@@ -199,7 +197,7 @@ signal_where() {
 # ", when it was stopped it was at FILE:LINE": the line of a signal's record that is not a bad access.
 signal_line() {
   local rec
-  rec=$(calls fn=signal | tail -n 1)
+  rec=$(signal_record)
   [ -n "$rec" ] && [ "$(call_field "$rec" line)" != "?" ] && printf '; it was at %s when it was stopped' "$(call_field "$rec" line)"
   return 0
 }
@@ -316,14 +314,20 @@ leak_lines() {
   done < <(grep '^leak ' "$RUN_DIR/report" | head -n 10)
 }
 
+# expect_allocated CONSEQUENCE: the last run made an allocation call: a step about freeing or checking
+# memory grades the work, and a program that does none has earned nothing there.
+expect_allocated() {
+  [ "$(report_total alloc-calls)" != 0 ] && return 0
+  fail "$(printf 'expected: the buffers the lesson asks for allocated and used\nhappened: the program made no allocation call at all, so %s\nusual cause: the allocation step is not written yet' "$1")"
+}
+
 # Fails unless the last run left no device or pinned allocation and no cuBLAS handle alive.
 expect_no_leaks() {
   local live handles streams events
   [ -s "$RUN_DIR/report" ] ||
     fail "$(printf 'expected: a leak report at exit\nhappened: none was written; the program %s\nusual cause: %s' "$RUN_HOW" "$(cause_of_run)")"
   # Nothing allocated is nothing freed: the step grades the work, not its absence.
-  [ "$(report_total alloc-calls)" != 0 ] ||
-    fail "$(printf 'expected: the buffers the lesson asks for allocated, used, and freed\nhappened: the program made no allocation call at all, so nothing was freed\nusual cause: the allocation step is not written yet')"
+  expect_allocated "nothing was freed"
   live=$(report_total live)
   handles=$(report_total live-handles)
   streams=$(report_total live-streams)
@@ -459,13 +463,17 @@ expect_real_oom() {
 # an answer, not an error: every call at their lines is left alone). Allocations,
 # stream and event creations, operations and synchronizing calls are failed; releases, error-state
 # reads and completion queries are not, nor calls that already fail in the normal run.
+# --needs "FN=K...": the run must make at least K successful calls of each FN (the lesson's allocations):
+# a program that does not do the lesson's work has no error paths worth the step's points.
 fault_sweep() {
   local prefix=sweep format=plain skip="" skip_lines=" " count_dir rec key n k=0 total why keys=" " sites=() site failed
+  local needs="" need made
   while [ $# -gt 0 ]; do
     case $1 in
       --name) prefix=$2; shift 2 ;;
       --format) format=$2; shift 2 ;;
       --skip) skip=$2; shift 2 ;;
+      --needs) needs=$2; shift 2 ;;
       --) shift; break ;;
       *) break ;;
     esac
@@ -473,6 +481,11 @@ fault_sweep() {
   run_program --name "$prefix-count" -- "$@"
   expect_exit 0
   count_dir=$RUN_DIR
+  for need in $needs; do
+    made=$(calls "fn=${need%=*}" status=0 | awk -F '\t' '{ t += $6 } END { print t + 0 }')
+    [ "$made" -ge "${need#*=}" ] ||
+      fail "$(printf 'expected: the run does the lesson'"'"'s work, at least %s successful %s call(s), whose failures the step makes\nhappened: it made %s\nusual cause: the steps before this one are not written yet' "${need#*=}" "${need%=*}" "$made")"
+  done
   CONTRACT_BASELINE=$count_dir
   for n in $skip; do
     skip_lines="$skip_lines$(calls "n=$n" | cut -f5) "
@@ -513,8 +526,7 @@ expect_memcheck_clean() {
     skip "cannot run here: compute-sanitizer is not installed (it comes with the full CUDA toolkit)"
   fi
   run_program --name memcheck --sanitize -- "$@"
-  [ "$(report_total alloc-calls)" != 0 ] ||
-    fail "$(printf 'expected: the program does the lesson'"'"'s work under the memory checker\nhappened: it made no allocation call at all, so there was nothing to check\nusual cause: the allocation step is not written yet')"
+  expect_allocated "there was nothing to check"
   summary=$(grep -h -m1 -o 'ERROR SUMMARY: [0-9]* error' "$RUN_DIR/stdout" "$RUN_DIR/stderr" | head -n1 | grep -o '[0-9]*' || true)
   [ -n "$summary" ] || fail "$(printf 'expected: the memory checker runs the program to the end\nhappened: it %s\nusual cause: %s' "$RUN_HOW" "$(cause_of_run)")"
   accesses=$(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -cE '^========= (Invalid |Misaligned |Out-of-range )' || true)
