@@ -14,6 +14,9 @@ setup() {
 # Every error the grader accepts, as the report line ends ("NAME: STRING"), in this one place.
 # Toolkit drift (gpu-facts.md): a launch with more than 1024 threads per block returns 1 cudaErrorInvalidValue
 # on CUDA 13.0 and 9 cudaErrorInvalidConfiguration on older toolkits. Both are right.
+# The calls the TODOs add: a launch check and a wait (a synchronize, or a copy beside the skeleton's
+# one). The memory checker and the failure sweep grade how the work is done, so they need it.
+LESSON_WORK="cudaMalloc=2 cudaGetLastError|cudaPeekAtLastError=1 cudaDeviceSynchronize|cudaStreamSynchronize|cudaEventSynchronize|cudaMemcpy=2"
 LAUNCH_ERRORS=("cudaErrorInvalidValue: invalid argument"
   "cudaErrorInvalidConfiguration: invalid configuration argument")
 ILLEGAL_ADDRESS="cudaErrorIllegalAddress: an illegal memory access was encountered" # 700, sticky
@@ -215,5 +218,5 @@ expect_error_line() {
   failed=$(failed_call)
   expect_error_line "$(line_of "$failed")" cudaMalloc "cudaMalloc(...)" \
     "the line must point at the cudaMalloc that failed" "$OUT_OF_MEMORY"
-  fault_sweep --format located --needs "cudaMalloc=2"
+  fault_sweep --format located --lesson-work
 }

@@ -22,11 +22,15 @@ mkdir -p "$(dirname "$out")"
   refute_output --partial FAIL
 }
 
-@test "$id: the untouched skeleton compiles cleanly and fails" {
+@test "$id: the untouched skeleton compiles cleanly and earns nothing more" {
   grade $id "\$(submission_from $id exercises)"
   assert_failure
   [ "\$(cat "\$BATS_TEST_TMPDIR/work/$id/build/status")" = ok ] || fail "the skeleton does not compile"
   [ "\$(step_status 1)" = passed ] || fail "the skeleton does not compile cleanly: \$output"
+  # Code we wrote earns no points: every step after "compiles cleanly" needs the student's work.
+  local earned
+  earned=\$(awk -F '\\t' '\$1 != 1 && \$2 == "passed" { printf " %s", \$1 }' "\$RESULTS")
+  [ -z "\$earned" ] || fail "the skeleton passes step(s)\$earned: \$output"
 }
 TESTS
     for patch in "$root/tests/variants/$id"/*.patch; do

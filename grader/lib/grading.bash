@@ -321,6 +321,23 @@ expect_allocated() {
   fail "$(printf 'expected: the buffers the lesson asks for allocated and used\nhappened: the program made no allocation call at all, so %s\nusual cause: the allocation step is not written yet' "$1")"
 }
 
+# expect_lesson_work WHY: the last run made the calls the lesson's TODOs add, LESSON_WORK (set by each
+# grader): "FN=K ..." asks for at least K successful calls of FN, "FN1|FN2=K" of FN1 and FN2 together. A
+# step that checks how the work is done (memory checker, failure sweep) earns nothing on the skeleton's
+# own code; WHY says what is missing without the work.
+expect_lesson_work() {
+  local need fns fn made
+  for need in ${LESSON_WORK:-}; do
+    fns=${need%=*} made=0
+    for fn in ${fns//|/ }; do
+      made=$((made + $(calls "fn=$fn" status=0 | awk -F '\t' '{ t += $6 } END { print t + 0 }')))
+    done
+    [ "$made" -ge "${need#*=}" ] && continue
+    fail "$(printf 'expected: the run does the lesson'"'"'s work, at least %s successful %s call(s)\nhappened: it made %s, so %s\nusual cause: the steps before this one are not written yet' \
+      "${need#*=}" "${fns//|/ or }" "$made" "$1")"
+  done
+}
+
 # Fails unless the last run left no device or pinned allocation and no cuBLAS handle alive.
 expect_no_leaks() {
   local live handles streams events
@@ -415,6 +432,13 @@ contract_kept() {
   fi
   # After a sticky error nothing can be freed: the driver takes the memory back when the process ends.
   [ -z "$(awk '$1 == "sticky" { print $2 }' "$RUN_DIR/report" 2>/dev/null)" ] || return 0
+  # A leak the normal run has too is the leak step's, not this one's, unless the program released
+  # nothing at all: then no cleanup ran, whatever the normal run does.
+  if [ "$(report_total live)" != 0 ] && [ -z "$(calls class=free status=0)$(calls class=destroy status=0)" ]; then
+    echo "it released nothing it held: no cudaFree (or other release) ran after the failure:"
+    leaks_beyond ""
+    return 1
+  fi
   leaks=$(leaks_beyond "${CONTRACT_BASELINE:-}")
   [ -z "$leaks" ] || { echo "it did not release what it held:"; printf '%s\n' "$leaks"; return 1; }
 }
@@ -463,17 +487,17 @@ expect_real_oom() {
 # an answer, not an error: every call at their lines is left alone). Allocations,
 # stream and event creations, operations and synchronizing calls are failed; releases, error-state
 # reads and completion queries are not, nor calls that already fail in the normal run.
-# --needs "FN=K...": the run must make at least K successful calls of each FN (the lesson's allocations):
-# a program that does not do the lesson's work has no error paths worth the step's points.
+# --lesson-work: before the sweep, the normal run must do the lesson's work (expect_lesson_work): a
+# program that does not has no error paths worth the step's points.
 fault_sweep() {
   local prefix=sweep format=plain skip="" skip_lines=" " count_dir rec key n k=0 total why keys=" " sites=() site failed
-  local needs="" need made
+  local work=0
   while [ $# -gt 0 ]; do
     case $1 in
       --name) prefix=$2; shift 2 ;;
       --format) format=$2; shift 2 ;;
       --skip) skip=$2; shift 2 ;;
-      --needs) needs=$2; shift 2 ;;
+      --lesson-work) work=1; shift ;;
       --) shift; break ;;
       *) break ;;
     esac
@@ -481,11 +505,7 @@ fault_sweep() {
   run_program --name "$prefix-count" -- "$@"
   expect_exit 0
   count_dir=$RUN_DIR
-  for need in $needs; do
-    made=$(calls "fn=${need%=*}" status=0 | awk -F '\t' '{ t += $6 } END { print t + 0 }')
-    [ "$made" -ge "${need#*=}" ] ||
-      fail "$(printf 'expected: the run does the lesson'"'"'s work, at least %s successful %s call(s), whose failures the step makes\nhappened: it made %s\nusual cause: the steps before this one are not written yet' "${need#*=}" "${need%=*}" "$made")"
-  done
+  [ "$work" = 0 ] || expect_lesson_work "its error paths are not worth the step's points yet"
   CONTRACT_BASELINE=$count_dir
   for n in $skip; do
     skip_lines="$skip_lines$(calls "n=$n" | cut -f5) "
@@ -509,9 +529,9 @@ fault_sweep() {
     why=$(contract_kept "$format") && continue
     failed=$(failed_call)
     RUN_DIR=$count_dir
-    fail "$(printf 'expected: when a CUDA call fails, the program prints one "error: ..." line naming it, releases what it holds and exits with status 1 (%s call sites of this run swept, %s kept the contract)\nhappened: %s failed with error %s (%s), and %s\nusual cause: an unchecked return value, an exit() or return that skips the cleanup, or a cleanup that misses a buffer' \
-      "$total" "$((k - 1))" "$(call_text "$site")" "$(call_field "$failed" status)" \
-      "$(error_string "$(call_field "$failed" status)")" "$why")"
+    fail "$(printf 'expected: when a CUDA call fails, the program prints one "error: ..." line naming it, releases what it holds and exits with status 1 (%s call sites of this run swept, %s kept the contract)\nhappened: made to fail with error %s (%s), %s; %s\nusual cause: an unchecked return value, an exit() or return that skips the cleanup, or a cleanup that misses a buffer' \
+      "$total" "$((k - 1))" "$(call_field "$failed" status)" "$(error_string "$(call_field "$failed" status)")" \
+      "$(call_site_text "$site")" "$why")"
   done
 }
 
@@ -527,6 +547,7 @@ expect_memcheck_clean() {
   fi
   run_program --name memcheck --sanitize -- "$@"
   expect_allocated "there was nothing to check"
+  expect_lesson_work "the checker has none of the lesson's accesses to check yet"
   summary=$(grep -h -m1 -o 'ERROR SUMMARY: [0-9]* error' "$RUN_DIR/stdout" "$RUN_DIR/stderr" | head -n1 | grep -o '[0-9]*' || true)
   [ -n "$summary" ] || fail "$(printf 'expected: the memory checker runs the program to the end\nhappened: it %s\nusual cause: %s' "$RUN_HOW" "$(cause_of_run)")"
   accesses=$(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -cE '^========= (Invalid |Misaligned |Out-of-range )' || true)

@@ -104,6 +104,12 @@ call_text() {
     "$(call_field "$1" status)" "$(call_field "$1" line)"
 }
 
+# call_site_text RECORD: "the cudaMalloc at alloc.cu:56 (bytes=4000000 ...)", a call named by its place.
+call_site_text() {
+  printf 'the %s at %s (%s)' "$(call_field "$1" fn)" "$(call_field "$1" line)" \
+    "$(cut -f7 <<<"$1" | sed 's/ printed=[0-9]*//' | cut -c1-140)"
+}
+
 # The program's calls of FN, for a failure message (at most 6, and how many there were).
 calls_of() {
   local all count
