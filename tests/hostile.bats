@@ -112,6 +112,13 @@ expect_contained() {
   assert_equal "$(cat "$BATS_TEST_TMPDIR/work/01-allocation/build/status")" compile-error
 }
 
+@test "an #include of an endless file stops at the compiler's memory limit" {
+  hostile include-dev-zero
+  expect_contained
+  assert_equal "$(cat "$BATS_TEST_TMPDIR/work/01-allocation/build/status")" compile-error
+  assert_output --regexp "out of memory|memory exhausted"
+}
+
 @test "the running program cannot read the solutions, the grader or the system's secrets" {
   hostile read-solutions-at-run-time
   expect_contained
@@ -132,6 +139,20 @@ expect_contained() {
   expect_contained
   case_printed
   assert_output --regexp "took ([0-9]|[1-9][0-9]|[1-4][0-9][0-9]|50[0-9]|51[0-2]) MiB"
+}
+
+@test "shared memory, which the heap limit misses, is stopped by the run's cgroup" {
+  local group
+  . "$WB_ROOT/grader/lib/sandbox.sh"
+  WB_MEMORY_MB=512 WB_MAX_PROCS=256 sandbox_cgroup_open group ||
+    skip "no cgroup v2 with the memory controller that the grader may use here: only RLIMIT_DATA limits memory"
+  sandbox_cgroup_close "$group"
+  WB_MEMORY_MB=512 hostile shared-memory-hog
+  expect_contained
+  case_printed
+  refute_output --regexp "took ([6-9][0-9]{2}|[0-9]{4,}) MiB"
+  run cat "$BATS_TEST_TMPDIR"/work/01-allocation/runs/*/status
+  assert_output --partial "used more than 512 MiB of host memory"
 }
 
 @test "writing gigabytes stops at the scratch folders' size and leaves nothing behind" {

@@ -12,6 +12,8 @@ WB_BUILD=${WB_BUILD:-$WB_ROOT/build}
 # shellcheck disable=SC2054 # -Wall,-Wextra is nvcc's comma list, one argument
 WB_CFLAGS=(-O2 -g -lineinfo -Xcompiler -Wall,-Wextra)
 WB_COMPILE_TIMEOUT=180
+WB_COMPILE_MEMORY_MB=${WB_COMPILE_MEMORY_MB:-4096} # a compile's heap (RLIMIT_DATA)
+WB_COMPILE_OUTPUT_MB=${WB_COMPILE_OUTPUT_MB:-256}  # the largest file it may write
 # Builds the trace's object NAME (grader/shim/NAME.c: trace, wrappers, kernel_info, cublas) for a real GPU
 # once; prints its path. The CPU backend builds the same sources itself (cpu/Makefile).
 shim_object() {
@@ -46,7 +48,12 @@ in_sandbox() {
     sandbox_command sandbox --ro "$out/src" --rw "$out/obj" --ro "$WB_ROOT/kernels" --ro "$WB_ROOT/cpu" \
       --ro "$WB_ROOT/grader/shim" --ro "$WB_BUILD/cpu" --ro "$WB_BUILD/tools" --chdir "$out/obj" --
   fi
-  timeout "$WB_COMPILE_TIMEOUT" "${sandbox[@]}" "$@" </dev/null
+  # Limits, as for a run: an #include of /dev/zero makes the compiler ask for gigabytes, of /dev/urandom
+  # write an endless object file.
+  (
+    ulimit -d "$((WB_COMPILE_MEMORY_MB * 1024))" -f "$((WB_COMPILE_OUTPUT_MB * 1024))" -t "$((WB_COMPILE_TIMEOUT * 4))"
+    exec timeout "$WB_COMPILE_TIMEOUT" "${sandbox[@]}" "$@" </dev/null
+  )
 }
 
 # build_program LESSON SRC_DIR OUT_DIR: copies LESSON's files from SRC_DIR and builds OUT_DIR/program.

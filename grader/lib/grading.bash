@@ -86,6 +86,7 @@ require_program() {
 # share it.
 run_program() {
   local name=default sanitize=0 envs=() cmd=() keep=() start elapsed cap_bytes report home boxed sandbox=() nproc=()
+  local cgroup="" oom=""
   while [ $# -gt 0 ]; do
     case $1 in
       --name) name=$2; shift 2 ;;
@@ -126,8 +127,11 @@ run_program() {
     # No sandbox (WB_NO_SANDBOX, or no bubblewrap: check.sh said so): a scratch folder of its own at least.
     mkdir -p "$home"
   fi
+  # Where the machine has one, a cgroup of its own: a memory limit on all it touches, and its end.
+  if [ "$boxed" = 1 ]; then sandbox_cgroup_open cgroup || true; fi
   start=$(date +%s%N)
   (
+    [ -z "$cgroup" ] || echo "$BASHPID" >"$cgroup/cgroup.procs" || exit 1
     if [ "$boxed" = 1 ]; then cd "$RUN_DIR" || exit 1; else cd "$home" || exit 1; fi
     ulimit -f "$WB_OUTPUT_CAP_KB"           # a file grows past this: the writer gets SIGXFSZ
     ulimit -d "$((WB_MEMORY_MB * 1024))"    # heap: RLIMIT_AS would break CUDA (gpu-facts.md "Sandboxing")
@@ -142,6 +146,7 @@ run_program() {
     exec env -i PATH="$PATH" HOME="$home" "${keep[@]}" timeout --kill-after=2 "$((WB_TIMEOUT + 10))" "${sandbox[@]}" "${cmd[@]}" </dev/null >"$RUN_DIR/stdout" 2>"$RUN_DIR/stderr"
   ) && RUN_STATUS=0 || RUN_STATUS=$?
   elapsed=$(($(date +%s%N) - start))
+  oom=$(sandbox_cgroup_close "$cgroup")
   echo "$((elapsed / 1000000))" >"$RUN_DIR/elapsed-ms" # read by grader/bench/run.sh
   elapsed=$((elapsed / 1000000000))
   cap_bytes=$((WB_OUTPUT_CAP_KB * 1024))
@@ -151,6 +156,8 @@ run_program() {
   elif [ "$RUN_STATUS" -eq 153 ] || [ "$(stat -c %s "$RUN_DIR/stdout")" -ge "$cap_bytes" ] ||
     [ "$(stat -c %s "$RUN_DIR/stderr")" -ge "$cap_bytes" ]; then
     RUN_HOW="printed more than $WB_OUTPUT_CAP_KB KiB and was stopped"
+  elif [ -n "$oom" ]; then
+    RUN_HOW="used more than $WB_MEMORY_MB MiB of host memory and was stopped"
   elif [ "$RUN_STATUS" -eq 152 ]; then
     RUN_HOW="used more than $((WB_TIMEOUT * 4)) s of CPU time and was stopped"
   elif [ "$RUN_STATUS" -gt 128 ]; then

@@ -86,6 +86,47 @@ sandbox_command() {
   into+=(bwrap "${args[@]}" --remount-ro / -- "$@")
 }
 
+# sandbox_cgroup_open VAR: makes a cgroup v2 group for one run and sets VAR to its folder, where the
+# machine lets the grader make one with the memory controller (cgroup2 at /sys/fs/cgroup, the grader's
+# own group writable with memory in its cgroup.subtree_control: root on the H200 machine, a delegated
+# subtree elsewhere). Limits: WB_MEMORY_MB of memory (everything the program touches, shared mappings
+# and tmpfs files included, which RLIMIT_DATA misses), no swap, WB_MAX_PROCS tasks. The grader never
+# turns a controller on itself. VAR is empty, and it returns 1, where there is none (WB_NO_CGROUP=1).
+# shellcheck disable=SC2034 # cg_dir is the caller's variable
+sandbox_cgroup_open() {
+  local -n cg_dir=$1
+  local base group
+  cg_dir=""
+  [ -z "${WB_NO_CGROUP:-}" ] && [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] || return 1
+  base=/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/self/cgroup)
+  base=${base%/}
+  [ -w "$base" ] && grep -qw memory "$base/cgroup.subtree_control" 2>/dev/null || return 1
+  group=$base/cudawb-$BASHPID-$RANDOM
+  mkdir "$group" 2>/dev/null || return 1
+  if ! echo "$((WB_MEMORY_MB << 20))" >"$group/memory.max" 2>/dev/null; then
+    rmdir "$group"
+    return 1
+  fi
+  [ ! -e "$group/memory.swap.max" ] || echo 0 >"$group/memory.swap.max" 2>/dev/null || true
+  [ ! -e "$group/pids.max" ] || echo "$WB_MAX_PROCS" >"$group/pids.max" 2>/dev/null || true
+  cg_dir=$group
+}
+
+# sandbox_cgroup_close DIR: ends every process left in the group, and removes it. Prints "oom" when the
+# kernel killed a process of the run for going past its memory limit.
+sandbox_cgroup_close() {
+  local group=$1 pid tries=0
+  [ -n "$group" ] && [ -d "$group" ] || return 0
+  if [ -e "$group/cgroup.kill" ]; then
+    echo 1 >"$group/cgroup.kill" 2>/dev/null || true
+  else
+    while read -r pid; do kill -KILL "$pid" 2>/dev/null; done <"$group/cgroup.procs"
+  fi
+  while [ -s "$group/cgroup.procs" ] && [ "$tries" -lt 50 ]; do sleep 0.05; tries=$((tries + 1)); done
+  awk '$1 == "oom_kill" && $2 > 0 { print "oom" }' "$group/memory.events" 2>/dev/null
+  rmdir "$group" 2>/dev/null || true
+}
+
 # sandbox_reach PATH: when the grader is root, bubblewrap runs as nobody and must reach PATH to show it:
 # its folders above, inside the workbook or the temporary folder only (a test's private folder is 700),
 # get the search bit for others, nothing more. Folders elsewhere are left alone (see sandbox_available).
