@@ -8,6 +8,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: verify-sandbox.sh OUTDIR}
 mkdir -p "$out"
 cd "$root" || exit 1
+export WB_ROOT=$root
 export PATH=$root/.tools/bats/bin:$root/.tools/bin:$PATH BATS_LIB_PATH=$root/.tools/bats/lib/bats WB_NO_INSTALL=1
 {
   bash -c '. grader/lib/sandbox.sh; sandbox_available && echo "sandbox: yes (as nobody: $WB_SANDBOX_AS_NOBODY)" || echo "sandbox: no ($WB_SANDBOX_WHY)"'
