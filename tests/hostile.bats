@@ -55,7 +55,10 @@ expect_contained() {
   hostile forge-on-inherited-fds
   expect_contained
   assert_equal "$(awk -F '\t' '$2 == "passed"' "$RESULTS" | wc -l)" 1
-  case_printed
+  # Under compute-sanitizer (the memory-checker run on a GPU) the program has the sanitizer's own
+  # descriptors, opened inside the sandbox: writing there reaches no report (checked above).
+  run bash -c 'for d in "$1"/work/01-allocation/runs/*/; do [ "${d%/}" = "$1/work/01-allocation/runs/memcheck" ] || cat "$d/stdout"; done' _ "$BATS_TEST_TMPDIR"
+  assert_output --partial "tried every descriptor"
   refute_output --partial "wrote on fd"
 }
 
