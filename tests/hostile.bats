@@ -6,6 +6,13 @@
 setup_file() {
   load lib/helpers
   require_sandbox_or_skip_file
+  # The grader's own build products (the trace's objects, the device query, the CPU runtime) are made
+  # by the first build: made here, before the fingerprint, they are held to it like every other file.
+  (
+    export WB_ROOT WB_BUILD=$WB_ROOT/build
+    . "$WB_ROOT/grader/lib/build.sh" && . "$WB_ROOT/grader/lib/backend.sh"
+    backend_choose "${BACKEND:-auto}" && build_program 01-allocation "$WB_ROOT/solutions/01-allocation" "$BATS_FILE_TMPDIR/build"
+  ) >/dev/null 2>&1 || true
   # What must not change: every file of the repository but the grader's own outputs, and git's.
   fingerprint >"$BATS_FILE_TMPDIR/before"
 }
@@ -37,6 +44,9 @@ expect_contained() {
   diff "$BATS_FILE_TMPDIR/before" "$BATS_TEST_TMPDIR/after" >&2 || fail "the repository changed"
   [ ! -e "$WB_ROOT/$MARK" ] && [ ! -e "/tmp/$MARK" ] || fail "the case created a file outside its sandbox"
   [ -z "$(ls /dev/shm/ 2>/dev/null | grep -F "$MARK" || true)" ] || fail "the case left files in /dev/shm"
+  # Where runs get cgroups (WB_CGROUP_BASE), none is left behind.
+  [ -z "${WB_CGROUP_BASE:-}" ] || [ -z "$(find "$WB_CGROUP_BASE" -maxdepth 1 -name 'cudawb-*')" ] ||
+    fail "cgroups of runs are left: $(find "$WB_CGROUP_BASE" -maxdepth 1 -name 'cudawb-*' -exec cat {}/cgroup.events \;)"
   refute_output --partial "step 99"
   refute_output --partial "forged"
   # One result per step of lesson 01, no more.

@@ -87,18 +87,19 @@ sandbox_command() {
 }
 
 # sandbox_cgroup_open VAR: makes a cgroup v2 group for one run and sets VAR to its folder, where the
-# machine lets the grader make one with the memory controller (cgroup2 at /sys/fs/cgroup, the grader's
-# own group writable with memory in its cgroup.subtree_control: root on the H200 machine, a delegated
-# subtree elsewhere). Limits: WB_MEMORY_MB of memory (everything the program touches, shared mappings
-# and tmpfs files included, which RLIMIT_DATA misses), no swap, WB_MAX_PROCS tasks. The grader never
-# turns a controller on itself. VAR is empty, and it returns 1, where there is none (WB_NO_CGROUP=1).
+# machine lets the grader make one with the memory controller: under WB_CGROUP_BASE (a group set aside
+# for grading, e.g. a delegated subtree), else under the grader's own group; either must be writable with
+# memory in its cgroup.subtree_control. Limits: WB_MEMORY_MB of memory (everything the program touches,
+# shared mappings and tmpfs files included, which RLIMIT_DATA misses), no swap, WB_MAX_PROCS tasks. The
+# grader never turns a controller on itself. VAR is empty, and it returns 1, where there is none
+# (WB_NO_CGROUP=1).
 # shellcheck disable=SC2034 # cg_dir is the caller's variable
 sandbox_cgroup_open() {
   local -n cg_dir=$1
   local base group
   cg_dir=""
   [ -z "${WB_NO_CGROUP:-}" ] && [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] || return 1
-  base=/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/self/cgroup)
+  base=${WB_CGROUP_BASE:-/sys/fs/cgroup$(sed -n 's/^0:://p' /proc/self/cgroup)}
   base=${base%/}
   [ -w "$base" ] && grep -qw memory "$base/cgroup.subtree_control" 2>/dev/null || return 1
   group=$base/cudawb-$BASHPID-$RANDOM
@@ -122,9 +123,15 @@ sandbox_cgroup_close() {
   else
     while read -r pid; do kill -KILL "$pid" 2>/dev/null; done <"$group/cgroup.procs"
   fi
-  while [ -s "$group/cgroup.procs" ] && [ "$tries" -lt 50 ]; do sleep 0.05; tries=$((tries + 1)); done
+  # Killed processes leave the group as they exit: wait for it to empty (10 s at most).
+  while ! grep -qx 'populated 0' "$group/cgroup.events" 2>/dev/null && [ "$tries" -lt 200 ]; do
+    sleep 0.05
+    tries=$((tries + 1))
+  done
   awk '$1 == "oom_kill" && $2 > 0 { print "oom" }' "$group/memory.events" 2>/dev/null
-  rmdir "$group" 2>/dev/null || true
+  rmdir "$group" 2>/dev/null && return 0
+  # Still busy: one more minute, in the background, so that the grading goes on.
+  ( for _ in $(seq 60); do sleep 1; rmdir "$group" 2>/dev/null && exit 0; done ) </dev/null >/dev/null 2>&1 &
 }
 
 # sandbox_reach PATH: when the grader is root, bubblewrap runs as nobody and must reach PATH to show it:
