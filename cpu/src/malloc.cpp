@@ -122,15 +122,10 @@ static cudaError_t managed_hint(const char *fn, const void *p, size_t count) {
     if (!a || a->kind != MANAGED || count > a->base + a->size - (uintptr_t)p) return fail(fn, cudaErrorInvalidValue);
     return cudaSuccess;
 }
-cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation, unsigned int, cudaStream_t) {
+cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation, unsigned int, cudaStream_t,
+                                 cudawb_site) {
     return managed_hint("cudaMemPrefetchAsync", p, n);
 }
-cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int, cudaStream_t) {
-    return managed_hint("cudaMemPrefetchAsync", p, n);
-}
-cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise, struct cudaMemLocation) {
-    return managed_hint("cudaMemAdvise", p, n);
-}
-cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise, int) {
+cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise, struct cudaMemLocation, cudawb_site) {
     return managed_hint("cudaMemAdvise", p, n);
 }

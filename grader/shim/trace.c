@@ -385,6 +385,43 @@ void tr_size(struct tr_rec *r, const char *key, size_t n) { add(r, "%s%s=%lu", r
 void tr_uint(struct tr_rec *r, const char *key, unsigned int v) { add(r, "%s%s=%u", r->len ? " " : "", key, v); }
 void tr_int(struct tr_rec *r, const char *key, int v) { add(r, "%s%s=%d", r->len ? " " : "", key, v); }
 
+/* Where a prefetch sends memory or an advice applies: "device:0", "host", "hostnuma:1", else "type:id". */
+void tr_location(struct tr_rec *r, const char *key, struct cudaMemLocation loc)
+{
+    const char *sep = r->len ? " " : "";
+    if (loc.type == cudaMemLocationTypeDevice)
+        add(r, "%s%s=device:%d", sep, key, loc.id);
+    else if (loc.type == cudaMemLocationTypeHost)
+        add(r, "%s%s=host", sep, key);
+    else if (loc.type == cudaMemLocationTypeHostNuma)
+        add(r, "%s%s=hostnuma:%d", sep, key, loc.id);
+    else
+        add(r, "%s%s=%d:%d", sep, key, (int)loc.type, loc.id);
+}
+
+/* cudaMemAdvise's advice by its name without the cudaMemAdviseSet prefix ("ReadMostly", "UnsetReadMostly"). */
+void tr_advice(struct tr_rec *r, int advice)
+{
+    static const char *const names[] = {"", "ReadMostly", "UnsetReadMostly", "PreferredLocation",
+                                        "UnsetPreferredLocation", "AccessedBy", "UnsetAccessedBy"};
+    if (advice >= 1 && advice <= 6)
+        add(r, "%sadvice=%s", r->len ? " " : "", names[advice]);
+    else
+        add(r, "%sadvice=%d", r->len ? " " : "", advice);
+}
+
+/* What cudaPointerGetAttributes answered: the memory's type, and its device. */
+void tr_attributes(struct tr_rec *r, const struct cudaPointerAttributes *a)
+{
+    static const char *const types[] = {"unregistered", "host", "device", "managed"};
+    if (r->status != 0 || a == NULL)
+        return;
+    if ((int)a->type >= 0 && (int)a->type <= 3)
+        add(r, "%stype=%s device=%d", r->len ? " " : "", types[a->type], a->device);
+    else
+        add(r, "%stype=%d device=%d", r->len ? " " : "", (int)a->type, a->device);
+}
+
 void tr_out(struct tr_rec *r, void **out)
 {
     r->out = out;

@@ -48,6 +48,9 @@ void tr_ptr(struct tr_rec *r, const char *key, const void *p);
 void tr_size(struct tr_rec *r, const char *key, size_t n);
 void tr_uint(struct tr_rec *r, const char *key, unsigned int v);
 void tr_int(struct tr_rec *r, const char *key, int v);
+void tr_location(struct tr_rec *r, const char *key, struct cudaMemLocation loc);
+void tr_advice(struct tr_rec *r, int advice);
+void tr_attributes(struct tr_rec *r, const struct cudaPointerAttributes *a);
 void tr_out(struct tr_rec *r, void **out);
 void tr_copy(struct tr_rec *r, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 void tr_copy2d(struct tr_rec *r, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
