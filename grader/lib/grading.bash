@@ -519,7 +519,7 @@ fault_sweep() {
   done
   while IFS= read -r rec; do
     [[ $skip_lines == *" $(call_field "$rec" line) "* ]] && continue
-    key="$(call_field "$rec" line)|$(call_field "$rec" fn)|$(call_field "$rec" kernel)"
+    key=$(cut -f7 <<<"$rec" | site_key "$(call_field "$rec" line)|$(call_field "$rec" fn)")
     [[ $keys == *" $key "* ]] && continue
     keys="$keys$key "
     sites+=("$rec")
@@ -540,6 +540,25 @@ fault_sweep() {
       "$total" "$((k - 1))" "$(call_field "$failed" status)" "$(error_string "$(call_field "$failed" status)")" \
       "$(call_site_text "$site")" "$why")"
   done
+}
+
+# site_key LINE|FN < FIELDS: what makes a call a site of its own for the sweep: its line and function,
+# and the objects it works on (buffers without their offsets, streams, events), its direction and its
+# kernel. A call inside a helper function has the helper's line whoever calls it: the objects tell the
+# helper's uses apart (a prefetch of the inputs and one of the results), while a loop over the chunks of
+# one buffer stays one site.
+site_key() {
+  awk -v site="$1" '{
+    key = site
+    for (i = 1; i <= NF; i++) {
+      k = $i; sub(/=.*/, "", k); v = substr($i, length(k) + 2)
+      if (k !~ /^(ptr|dst|src|to|at|kind|advice|stream|event|start|end|kernel|args)$/) continue
+      gsub(/\+[0-9]+/, "", v)                    # an offset into a buffer: the same buffer
+      if (k == "args") gsub(/(^|,)[0-9.e+-]+/, "", v) # a kernel'"'"'s numbers: only its buffers
+      key = key "|" k "=" v
+    }
+    print key
+  }'
 }
 
 # --- the memory checker --------------------------------------------------------------------------

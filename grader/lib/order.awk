@@ -11,6 +11,7 @@
 #   - finishing work finishes what it follows; work issued after other work finished follows it.
 # mode=unfinished at=OFFSET asked="N...": prints the asked calls not finished before the program had printed
 #   OFFSET bytes.
+# mode=follows asked="A B": prints "yes" when queued work B follows A (B cannot start before A is done).
 # mode=races: prints "A B" for each two copies or memsets that touch the same bytes, one of them writing,
 #   that nothing orders (kernels are left out: what they touch is not in the trace).
 
@@ -95,4 +96,7 @@ $2 ~ /^cudaStreamCreate/ { if (int(field("flags")) % 2 == 1) nonblocking[field("
 $2 == "cudaDeviceSynchronize" { for (k = 1; k <= nissued; k++) finish(issued[k]); next }
 $2 == "cudaStreamSynchronize" || $2 == "cudaStreamQuery" { point(stream()); next }
 $2 == "cudaEventSynchronize" || $2 == "cudaEventQuery" { finish(recorded[field("event")]); next }
-END { if (mode == "unfinished") for (k = 1; k <= nasked; k++) if (!(wanted[k] in done)) print wanted[k] }
+END {
+  if (mode == "follows") { split(asked, ab, " "); split("", seen); ancestors(ab[2]); if (ab[1] in seen) print "yes" }
+  if (mode == "unfinished") for (k = 1; k <= nasked; k++) if (!(wanted[k] in done)) print wanted[k]
+}

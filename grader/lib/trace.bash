@@ -192,6 +192,13 @@ expect_answers() {
   done
 }
 
+# follows A B: queued work B (an order number) cannot start before queued work A has finished: the same
+# stream, the legacy stream's ties with blocking streams, or events (order.awk).
+follows() {
+  trace_table
+  [ "$(awk -F '\t' -f "$WB_ROOT/grader/lib/order.awk" -v mode=follows -v asked="$1 $2" "$RUN_DIR/calls.tsv")" = yes ]
+}
+
 # printed_at PREFIX: the byte offset in the last run's stdout of its first line starting with PREFIX.
 printed_at() { grep -b -m1 -F -- "$1" "$RUN_DIR/stdout" | grep -m1 "^[0-9]*:$1" | cut -d: -f1; }
 
