@@ -44,12 +44,11 @@ extern "C" cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int fla
 extern "C" cudaError_t cudaFree(void *devPtr, CUDAWB_AT);
 extern "C" cudaError_t cudaFreeHost(void *ptr, CUDAWB_AT);
 cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);
+/* CUDA 13's forms only: nvcc 13 refuses CUDA 12's (int device) ones, so the student's line fails here too */
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
                                  unsigned int flags, cudaStream_t stream = 0);
-cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream = 0);
 cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
                           struct cudaMemLocation location);
-cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, int device);
 template <class T> cudaError_t cudaMalloc(T **devPtr, size_t size, CUDAWB_AT) {
     return cudaMalloc((void **)devPtr, size, cudawb_at);
 }

@@ -125,12 +125,6 @@ static cudaError_t managed_hint(const char *fn, const void *p, size_t count) {
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation, unsigned int, cudaStream_t) {
     return managed_hint("cudaMemPrefetchAsync", p, n);
 }
-cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int, cudaStream_t) {
-    return managed_hint("cudaMemPrefetchAsync", p, n);
-}
 cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise, struct cudaMemLocation) {
-    return managed_hint("cudaMemAdvise", p, n);
-}
-cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise, int) {
     return managed_hint("cudaMemAdvise", p, n);
 }
