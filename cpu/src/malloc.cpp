@@ -93,7 +93,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const v
     if (cudaError_t e = enter("cudaPointerGetAttributes")) return e;
     if (!attr) return fail("cudaPointerGetAttributes", cudaErrorInvalidValue);
     const alloc *a = find(ptr);
-    attr->device = 0;
+    attr->device = a ? 0 : cudaInvalidDeviceId;  // memory CUDA does not know has no device: -2 on the H200
     attr->type = cudaMemoryTypeUnregistered;
     attr->devicePointer = attr->hostPointer = NULL;
     if (a && a->kind == DEVICE) { attr->type = cudaMemoryTypeDevice; attr->devicePointer = (void *)ptr; }
@@ -115,16 +115,41 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
     return cudaSuccess;
 }
 
-// Managed memory is always where the host and the kernels can reach it: prefetch and advice only validate.
-static cudaError_t managed_hint(const char *fn, const void *p, size_t count) {
-    if (cudaError_t e = enter(fn)) return e;
+// [p, p + count) lies inside one managed allocation: what prefetch and advice accept (a cudaMalloc or
+// malloc pointer, or a count past the end, gives 1 on the H200).
+static bool managed_range(const void *p, size_t count) {
     const alloc *a = find(p);
-    if (!a || a->kind != MANAGED || count > a->base + a->size - (uintptr_t)p) return fail(fn, cudaErrorInvalidValue);
+    return a && a->kind == MANAGED && count <= a->base + a->size - (uintptr_t)p;
+}
+
+// A host location's id is ignored (CUDA 13); the NUMA kinds are taken as the host (not measured).
+static bool host_location(struct cudaMemLocation l) {
+    return l.type == cudaMemLocationTypeHost || l.type == cudaMemLocationTypeHostNuma ||
+           l.type == cudaMemLocationTypeHostNumaCurrent;
+}
+
+// Device 0 is the only device, so any other is 101 (the H200 answered device 99 so).
+cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation to, unsigned int flags,
+                                 cudaStream_t stream) {
+    const char *fn = "cudaMemPrefetchAsync";
+    if (cudaError_t e = enter(fn)) return e;
+    if (!managed_range(p, n) || flags != 0) return fail(fn, cudaErrorInvalidValue);
+    if (to.type == cudaMemLocationTypeDevice && to.id != 0) return fail(fn, cudaErrorInvalidDevice);
+    if (to.type != cudaMemLocationTypeDevice && !host_location(to)) return fail(fn, cudaErrorInvalidValue);
+    if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
     return cudaSuccess;
 }
-cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation, unsigned int, cudaStream_t) {
-    return managed_hint("cudaMemPrefetchAsync", p, n);
-}
-cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise, struct cudaMemLocation) {
-    return managed_hint("cudaMemAdvise", p, n);
+
+// Advice changes no result on the GPU, only speed, and there is nowhere else for the memory to be here: it
+// is only validated. A bad device in the location is 1 here, not 101 as in a prefetch (measured).
+cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise advice, struct cudaMemLocation at) {
+    const char *fn = "cudaMemAdvise";
+    if (cudaError_t e = enter(fn)) return e;
+    if (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy || !managed_range(p, n))
+        return fail(fn, cudaErrorInvalidValue);
+    bool located = advice == cudaMemAdviseSetPreferredLocation || advice == cudaMemAdviseSetAccessedBy ||
+                   advice == cudaMemAdviseUnsetAccessedBy;
+    bool device0 = at.type == cudaMemLocationTypeDevice && at.id == 0;
+    if (located && !device0 && !host_location(at)) return fail(fn, cudaErrorInvalidValue);
+    return cudaSuccess;
 }
