@@ -85,7 +85,7 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes, cudawb_site)
     if (cudaError_t e = enter("cudaMemGetInfo")) return e;
     if (!free_bytes || !total_bytes) return fail("cudaMemGetInfo", cudaErrorInvalidValue);
     *total_bytes = cfg.capacity;
-    *free_bytes = cfg.capacity - used_bytes();
+    *free_bytes = cfg.capacity - resident_bytes();
     return cudaSuccess;
 }
 
@@ -128,6 +128,14 @@ static bool host_location(struct cudaMemLocation l) {
            l.type == cudaMemLocationTypeHostNumaCurrent;
 }
 
+// A prefetch to the device makes the allocation resident in stream order, when the queue reaches it (the
+// H200's free memory had not dropped right after the call, and had by 256 MiB after synchronizing). One to
+// the host changes nothing: the H200 kept the device memory until cudaFree.
+struct prefetch_op : op {
+    const void *p;
+    void run() override { make_resident(p); }
+};
+
 // Device 0 is the only device, so any other is 101 (the H200 answered device 99 so).
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation to, unsigned int flags,
                                  cudaStream_t stream) {
@@ -137,6 +145,11 @@ cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation
     if (to.type == cudaMemLocationTypeDevice && to.id != 0) return fail(fn, cudaErrorInvalidDevice);
     if (to.type != cudaMemLocationTypeDevice && !host_location(to)) return fail(fn, cudaErrorInvalidValue);
     if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
+    if (to.type != cudaMemLocationTypeDevice) return cudaSuccess;
+    prefetch_op *o = new prefetch_op;
+    o->p = p;
+    o->stream = stream;
+    enqueue(o);
     return cudaSuccess;
 }
 
