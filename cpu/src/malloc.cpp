@@ -93,9 +93,11 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const v
     if (cudaError_t e = enter("cudaPointerGetAttributes")) return e;
     if (!attr) return fail("cudaPointerGetAttributes", cudaErrorInvalidValue);
     const alloc *a = find(ptr);
-    attr->device = a ? 0 : cudaInvalidDeviceId;  // memory CUDA does not know has no device: -2 on the H200
+    // memory CUDA does not know has no device (-2) and is its own host pointer, as on the H200
+    attr->device = a ? 0 : cudaInvalidDeviceId;
     attr->type = cudaMemoryTypeUnregistered;
-    attr->devicePointer = attr->hostPointer = NULL;
+    attr->devicePointer = NULL;
+    attr->hostPointer = a ? NULL : (void *)ptr;
     if (a && a->kind == DEVICE) { attr->type = cudaMemoryTypeDevice; attr->devicePointer = (void *)ptr; }
     else if (a && a->kind == MANAGED) {
         attr->type = cudaMemoryTypeManaged;
@@ -116,17 +118,16 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
 }
 
 // [p, p + count) lies inside one managed allocation: what prefetch and advice accept (a cudaMalloc or
-// malloc pointer, or a count past the end, gives 1 on the H200).
+// malloc pointer, NULL, a count of 0 or one byte past the end all gave 1 on the H200; an interior pointer 0).
 static bool managed_range(const void *p, size_t count) {
     const alloc *a = find(p);
-    return a && a->kind == MANAGED && count <= a->base + a->size - (uintptr_t)p;
+    return a && a->kind == MANAGED && count > 0 && count <= a->base + a->size - (uintptr_t)p;
 }
 
-// A host location's id is ignored (CUDA 13); the NUMA kinds are taken as the host (not measured).
-static bool host_location(struct cudaMemLocation l) {
-    return l.type == cudaMemLocationTypeHost || l.type == cudaMemLocationTypeHostNuma ||
-           l.type == cudaMemLocationTypeHostNumaCurrent;
+static bool known_location(struct cudaMemLocation l) {
+    return l.type >= cudaMemLocationTypeDevice && l.type <= cudaMemLocationTypeHostNumaCurrent;
 }
+static bool device0(struct cudaMemLocation l) { return l.type == cudaMemLocationTypeDevice && l.id == 0; }
 
 // A prefetch to the device makes the allocation resident in stream order, when the queue reaches it (the
 // H200's free memory had not dropped right after the call, and had by 256 MiB after synchronizing). One to
@@ -136,14 +137,15 @@ struct prefetch_op : op {
     void run() override { make_resident(p); }
 };
 
-// Device 0 is the only device, so any other is 101 (the H200 answered device 99 so).
+// Device 0 is the only device, so any other is 101 (the H200 answered so for 99 and -1); a host location's
+// id is ignored (host 7 gave 0), the NUMA kinds were accepted with node 0, type 0 gave 1.
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation to, unsigned int flags,
                                  cudaStream_t stream) {
     const char *fn = "cudaMemPrefetchAsync";
     if (cudaError_t e = enter(fn)) return e;
     if (!managed_range(p, n) || flags != 0) return fail(fn, cudaErrorInvalidValue);
+    if (!known_location(to)) return fail(fn, cudaErrorInvalidValue);
     if (to.type == cudaMemLocationTypeDevice && to.id != 0) return fail(fn, cudaErrorInvalidDevice);
-    if (to.type != cudaMemLocationTypeDevice && !host_location(to)) return fail(fn, cudaErrorInvalidValue);
     if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
     if (to.type != cudaMemLocationTypeDevice) return cudaSuccess;
     prefetch_op *o = new prefetch_op;
@@ -153,16 +155,24 @@ cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation
     return cudaSuccess;
 }
 
+// Which locations an advice accepts, as the H200 answered every advice with every kind of location: a
+// location of type 0 never; PreferredLocation any host kind or device 0; AccessedBy (set or unset) only
+// device 0 or the plain host; the others ignore the location. A bad device is 1 here, not 101.
+static bool advice_location_ok(enum cudaMemoryAdvise advice, struct cudaMemLocation at) {
+    if (!known_location(at)) return false;
+    if (advice == cudaMemAdviseSetPreferredLocation) return at.type != cudaMemLocationTypeDevice || device0(at);
+    if (advice == cudaMemAdviseSetAccessedBy || advice == cudaMemAdviseUnsetAccessedBy)
+        return device0(at) || at.type == cudaMemLocationTypeHost;
+    return true;
+}
+
 // Advice changes no result on the GPU, only speed, and there is nowhere else for the memory to be here: it
-// is only validated. A bad device in the location is 1 here, not 101 as in a prefetch (measured).
+// is only validated.
 cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise advice, struct cudaMemLocation at) {
     const char *fn = "cudaMemAdvise";
     if (cudaError_t e = enter(fn)) return e;
-    if (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy || !managed_range(p, n))
+    if (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy || !managed_range(p, n) ||
+        !advice_location_ok(advice, at))
         return fail(fn, cudaErrorInvalidValue);
-    bool located = advice == cudaMemAdviseSetPreferredLocation || advice == cudaMemAdviseSetAccessedBy ||
-                   advice == cudaMemAdviseUnsetAccessedBy;
-    bool device0 = at.type == cudaMemLocationTypeDevice && at.id == 0;
-    if (located && !device0 && !host_location(at)) return fail(fn, cudaErrorInvalidValue);
     return cudaSuccess;
 }
