@@ -150,7 +150,10 @@ template <class F> struct blas_op : op {
     const void *ptrs[3];
     explicit blas_op(const F &f) : body(f), host_pointer(false) {}
     void run() override {
-        if (host_pointer) return set_sticky(cfg.memcheck ? cudaErrorLaunchFailure : cudaErrorIllegalAddress);
+        if (host_pointer) {
+            set_sticky(cfg.memcheck ? cudaErrorLaunchFailure : cudaErrorIllegalAddress);
+            return;
+        }
         for (const void *p : ptrs)
             if (p) make_resident(p);
         body();

@@ -28,9 +28,9 @@ static const size_t max_dynamic_smem = 232448;  // 227 KiB with opt-in (H200)
 static std::map<const void *, int> &smem_optin = *new std::map<const void *, int>;  // kernel -> opt-in bytes
 static std::mutex &attr_mu = *new std::mutex;
 
+} // namespace rt
 // The managed allocations a kernel's pointer arguments point into. Only direct pointer arguments count: a
 // pointer inside a struct, or a __managed__ variable, is not seen (as for the pageable-host check).
-} // namespace rt
 struct cudawb::managed_args {
     std::vector<const void *> ptrs;
 };
