@@ -7,6 +7,12 @@
 // overruns go unnoticed (the H200 ignores ~2.4 KB past the end) while far ones fault (700). With the checker,
 // allocations end exactly at a page end and the spare page stays PROT_NONE: the first byte past the end faults.
 // Addresses are handed out next-fit, so a freed range is not reused soon and stale pointers keep faulting.
+//
+// Managed memory costs device memory only once the device has touched it (the H200's free memory did not
+// drop at cudaMallocManaged of 1 GiB, and dropped by 1024 MiB once a kernel had touched it): every allocation
+// counts against the capacity at once, so out-of-memory stays deterministic, but cudaMemGetInfo counts a
+// managed one only from the moment it becomes resident (make_resident) until it is freed: a prefetch back to
+// the host did not give the H200's memory back either.
 #include "internal.h"
 #include <map>
 #include <mutex>
@@ -37,7 +43,8 @@ static tables &T() {
     static tables *t = new tables;
     return *t;
 }
-static size_t used;  // bytes of device capacity in use
+static size_t used;      // bytes of device capacity taken: every device and managed allocation
+static size_t resident;  // what cudaMemGetInfo counts: device allocations and resident managed ones
 static int opened;
 static size_t page;
 
@@ -102,10 +109,11 @@ cudaError_t allocate(void **out, size_t size, int kind, const char *fn, const cu
         if (a > 512 || a == 0) a = 512;
         base = (lo + body - size) & ~(uintptr_t)(a - 1);
     }
-    alloc al = {base, size, kind, fn, basename_of(at.file), at.line, lo, lo + body + (cfg.memcheck ? 0 : page)};
+    alloc al = {base, size, kind, fn, basename_of(at.file), at.line, lo, lo + body + (cfg.memcheck ? 0 : page), false};
     sp[lo] = lo + body + page;
     T().live[base] = al;
     used += accounted(size);
+    if (kind == DEVICE) resident += accounted(size);
     if (kind == MANAGED || opened) mprotect((void *)al.span_lo, al.span_hi - al.span_lo, PROT_READ | PROT_WRITE);
     *out = (void *)base;
     return cudaSuccess;
@@ -118,7 +126,7 @@ cudaError_t allocate_pinned(void **out, size_t size, const char *fn, const cudaw
     if (body < size) return cudaErrorMemoryAllocation;
     void *p = mmap(NULL, body, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) return cudaErrorMemoryAllocation;
-    alloc al = {(uintptr_t)p, size, PINNED, fn, basename_of(at.file), at.line, (uintptr_t)p, (uintptr_t)p + body};
+    alloc al = {(uintptr_t)p, size, PINNED, fn, basename_of(at.file), at.line, (uintptr_t)p, (uintptr_t)p + body, false};
     T().live[al.base] = al;
     *out = p;
     return cudaSuccess;
@@ -136,20 +144,36 @@ bool release(void *p, int kinds) {
         return true;
     }
     used -= accounted(al.size);
+    if (al.kind == DEVICE || al.resident) resident -= accounted(al.size);
     mprotect((void *)al.span_lo, al.span_hi - al.span_lo, PROT_NONE);
     madvise((void *)al.span_lo, al.span_hi - al.span_lo, MADV_DONTNEED);
     T().spans[al.kind == MANAGED].erase(al.span_lo);
     return true;
 }
 
-const alloc *find(const void *p) {
-    std::lock_guard<std::recursive_mutex> g(T().mu);
+static alloc *lookup(const void *p) {
     auto it = T().live.upper_bound((uintptr_t)p);
     if (it == T().live.begin()) return NULL;
     --it;
-    const alloc &a = it->second;
+    alloc &a = it->second;
     uintptr_t q = (uintptr_t)p;
     return q >= a.base && q < a.base + a.size ? &a : NULL;
+}
+
+const alloc *find(const void *p) {
+    std::lock_guard<std::recursive_mutex> g(T().mu);
+    return lookup(p);
+}
+
+// The whole managed allocation containing p is now on the device (other pointers are ignored). A partial
+// prefetch, or a kernel that touches a few pages, counts all of it: the H200 itself took 128 MiB for a kernel
+// that wrote one int of a 256 MiB allocation, so no finer rule would be exact either.
+void make_resident(const void *p) {
+    std::lock_guard<std::recursive_mutex> g(T().mu);
+    alloc *a = lookup(p);
+    if (!a || a->kind != MANAGED || a->resident) return;
+    a->resident = true;
+    resident += accounted(a->size);
 }
 
 bool in_device_space(const void *p) {
@@ -193,7 +217,7 @@ void live_allocations(void (*fn)(const alloc *, void *), void *ctx) {
     for (auto &kv : T().live) fn(&kv.second, ctx);
 }
 
-size_t used_bytes() { return used; }
+size_t resident_bytes() { return resident; }
 } // namespace cudawb internals
 
 int cudawb::device_accessible(const void *p) {

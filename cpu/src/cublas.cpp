@@ -142,14 +142,21 @@ cublasStatus_t cublasGetVector(int n, int elemSize, const void *x, int incx, voi
 
 // ---- compute calls: queued on the handle's stream ----
 
-// A cuBLAS kernel: runs with the device pages open; a pageable host pointer makes it fault like a GPU would.
+// A cuBLAS kernel: runs with the device pages open; a pageable host pointer makes it fault like a GPU would,
+// and managed memory it is given becomes resident, as for a kernel of our own (launch.cpp).
 template <class F> struct blas_op : op {
     F body;
     bool host_pointer;
+    const void *ptrs[3];
     explicit blas_op(const F &f) : body(f), host_pointer(false) {}
     void run() override {
-        if (host_pointer) set_sticky(cfg.memcheck ? cudaErrorLaunchFailure : cudaErrorIllegalAddress);
-        else body();
+        if (host_pointer) {
+            set_sticky(cfg.memcheck ? cudaErrorLaunchFailure : cudaErrorIllegalAddress);
+            return;
+        }
+        for (const void *p : ptrs)
+            if (p) make_resident(p);
+        body();
     }
 };
 
@@ -157,8 +164,10 @@ template <class F> static cublasStatus_t submit(cublasHandle_t h, const F &f, co
                                                 const void *p3) {
     blas_op<F> *o = new blas_op<F>(f);
     const void *ptrs[3] = {p1, p2, p3};
-    for (const void *p : ptrs)
-        if (p && !cudawb::device_accessible(p)) o->host_pointer = true;
+    for (int i = 0; i < 3; i++) {
+        o->ptrs[i] = ptrs[i];
+        if (ptrs[i] && !cudawb::device_accessible(ptrs[i])) o->host_pointer = true;
+    }
     o->stream = h->stream;
     enqueue(o);
     return CUBLAS_STATUS_SUCCESS;

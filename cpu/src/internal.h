@@ -41,6 +41,7 @@ struct alloc {
     const char *file;
     int line;
     uintptr_t span_lo, span_hi;  // pages this allocation owns
+    bool resident;               // managed: the device has touched it, so cudaMemGetInfo counts it
 };
 const alloc *find(const void *p);           // live allocation containing p, or NULL
 bool in_device_space(const void *p);        // inside the device or managed address range (live or not)
@@ -49,7 +50,8 @@ void open_device();                         // device pages readable/writable (k
 void close_device();                        // and back to PROT_NONE: host dereferences fault
 void free_everything();                     // cudaDeviceReset
 void live_allocations(void (*fn)(const alloc *, void *), void *ctx);
-size_t used_bytes();
+size_t resident_bytes();                    // device bytes cudaMemGetInfo counts as used
+void make_resident(const void *p);          // the managed allocation holding p is on the device from now on
 void register_symbol(const void *p, size_t n);
 cudaError_t allocate(void **out, size_t size, int kind, const char *fn, const cudawb_site &at);
 cudaError_t allocate_pinned(void **out, size_t size, const char *fn, const cudawb_site &at);

@@ -28,11 +28,28 @@ static const size_t max_dynamic_smem = 232448;  // 227 KiB with opt-in (H200)
 static std::map<const void *, int> &smem_optin = *new std::map<const void *, int>;  // kernel -> opt-in bytes
 static std::mutex &attr_mu = *new std::mutex;
 
+} // namespace rt
+// The managed allocations a kernel's pointer arguments point into. Only direct pointer arguments count: a
+// pointer inside a struct, or a __managed__ variable, is not seen (as for the pageable-host check).
+struct cudawb::managed_args {
+    std::vector<const void *> ptrs;
+};
+namespace rt {
+
+// A kernel given a pointer into managed memory touches it on the device: the allocation becomes resident
+// when the kernel runs (stream order), as the H200's page faults migrate it then.
 struct kernel_op : op {
     cudawb::launch_desc d;
     cudawb::task *t;
-    void run() override { run_kernel(&d, t); }
-    ~kernel_op() { delete t; }
+    void run() override {
+        if (d.managed)
+            for (const void *p : d.managed->ptrs) make_resident(p);
+        run_kernel(&d, t);
+    }
+    ~kernel_op() {
+        delete t;
+        delete d.managed;
+    }
 };
 
 static int dynamic_limit(const void *func) {
@@ -84,6 +101,16 @@ int tr_kernel_info(const void *func, const char **name, size_t *sizes, int max) 
     int n = (int)it->second.sizes.size();
     for (int i = 0; i < n && i < max; i++) sizes[i] = it->second.sizes[i];
     return n < max ? n : max;
+}
+
+void cudawb::pointer_arg(cudawb::launch_desc &d, const void *p) {
+    const alloc *a = find(p);
+    if (a && a->kind == MANAGED) {
+        if (!d.managed) d.managed = new managed_args;
+        d.managed->ptrs.push_back(p);
+    } else if (!a && !d.bad_pointer && !device_accessible(p)) {
+        d.bad_pointer = p;
+    }
 }
 
 void cudawb::launch_submit(cudawb::launch_desc *d, cudawb::task *t) {

@@ -85,7 +85,7 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes, cudawb_site)
     if (cudaError_t e = enter("cudaMemGetInfo")) return e;
     if (!free_bytes || !total_bytes) return fail("cudaMemGetInfo", cudaErrorInvalidValue);
     *total_bytes = cfg.capacity;
-    *free_bytes = cfg.capacity - used_bytes();
+    *free_bytes = cfg.capacity - resident_bytes();
     return cudaSuccess;
 }
 
@@ -93,9 +93,11 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const v
     if (cudaError_t e = enter("cudaPointerGetAttributes")) return e;
     if (!attr) return fail("cudaPointerGetAttributes", cudaErrorInvalidValue);
     const alloc *a = find(ptr);
-    attr->device = 0;
+    // memory CUDA does not know has no device (-2) and is its own host pointer, as on the H200
+    attr->device = a ? 0 : cudaInvalidDeviceId;
     attr->type = cudaMemoryTypeUnregistered;
-    attr->devicePointer = attr->hostPointer = NULL;
+    attr->devicePointer = NULL;
+    attr->hostPointer = a ? NULL : (void *)ptr;
     if (a && a->kind == DEVICE) { attr->type = cudaMemoryTypeDevice; attr->devicePointer = (void *)ptr; }
     else if (a && a->kind == MANAGED) {
         attr->type = cudaMemoryTypeManaged;
@@ -115,17 +117,63 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
     return cudaSuccess;
 }
 
-// Managed memory is always where the host and the kernels can reach it: prefetch and advice only validate.
-static cudaError_t managed_hint(const char *fn, const void *p, size_t count) {
-    if (cudaError_t e = enter(fn)) return e;
+// [p, p + count) lies inside one managed allocation: what prefetch and advice accept (a cudaMalloc or
+// malloc pointer, NULL, a count of 0 or one byte past the end all gave 1 on the H200; an interior pointer 0).
+static bool managed_range(const void *p, size_t count) {
     const alloc *a = find(p);
-    if (!a || a->kind != MANAGED || count > a->base + a->size - (uintptr_t)p) return fail(fn, cudaErrorInvalidValue);
+    return a && a->kind == MANAGED && count > 0 && count <= a->base + a->size - (uintptr_t)p;
+}
+
+static bool known_location(struct cudaMemLocation l) {
+    return l.type >= cudaMemLocationTypeDevice && l.type <= cudaMemLocationTypeHostNumaCurrent;
+}
+static bool device0(struct cudaMemLocation l) { return l.type == cudaMemLocationTypeDevice && l.id == 0; }
+
+// A prefetch to the device makes the allocation resident in stream order, when the queue reaches it (the
+// H200's free memory had not dropped right after the call, and had by 256 MiB after synchronizing). One to
+// the host changes nothing: the H200 kept the device memory until cudaFree.
+struct prefetch_op : op {
+    const void *p;
+    void run() override { make_resident(p); }
+};
+
+// Device 0 is the only device, so any other is 101 (the H200 answered so for 99 and -1); a host location's
+// id is ignored (host 7 gave 0), the NUMA kinds were accepted with node 0, type 0 gave 1.
+cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation to, unsigned int flags,
+                                 cudaStream_t stream, cudawb_site) {
+    const char *fn = "cudaMemPrefetchAsync";
+    if (cudaError_t e = enter(fn)) return e;
+    if (!managed_range(p, n) || flags != 0) return fail(fn, cudaErrorInvalidValue);
+    if (!known_location(to)) return fail(fn, cudaErrorInvalidValue);
+    if (to.type == cudaMemLocationTypeDevice && to.id != 0) return fail(fn, cudaErrorInvalidDevice);
+    if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
+    if (to.type != cudaMemLocationTypeDevice) return cudaSuccess;
+    prefetch_op *o = new prefetch_op;
+    o->p = p;
+    o->stream = stream;
+    enqueue(o);
     return cudaSuccess;
 }
-cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation, unsigned int, cudaStream_t,
-                                 cudawb_site) {
-    return managed_hint("cudaMemPrefetchAsync", p, n);
+
+// Which locations an advice accepts, as the H200 answered every advice with every kind of location: a
+// location of type 0 never; PreferredLocation any host kind or device 0; AccessedBy (set or unset) only
+// device 0 or the plain host; the others ignore the location. A bad device is 1 here, not 101.
+static bool advice_location_ok(enum cudaMemoryAdvise advice, struct cudaMemLocation at) {
+    if (!known_location(at)) return false;
+    if (advice == cudaMemAdviseSetPreferredLocation) return at.type != cudaMemLocationTypeDevice || device0(at);
+    if (advice == cudaMemAdviseSetAccessedBy || advice == cudaMemAdviseUnsetAccessedBy)
+        return device0(at) || at.type == cudaMemLocationTypeHost;
+    return true;
 }
-cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise, struct cudaMemLocation, cudawb_site) {
-    return managed_hint("cudaMemAdvise", p, n);
+
+// Advice changes no result on the GPU, only speed, and there is nowhere else for the memory to be here: it
+// is only validated.
+cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise advice, struct cudaMemLocation at,
+                          cudawb_site) {
+    const char *fn = "cudaMemAdvise";
+    if (cudaError_t e = enter(fn)) return e;
+    if (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy || !managed_range(p, n) ||
+        !advice_location_ok(advice, at))
+        return fail(fn, cudaErrorInvalidValue);
+    return cudaSuccess;
 }

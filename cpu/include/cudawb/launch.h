@@ -40,6 +40,7 @@ struct launch_desc {
     size_t shmem;
     cudaStream_t stream;
     const void *bad_pointer; /* an argument pointing to pageable host memory: the kernel will fault (700) */
+    struct managed_args *managed; /* arguments pointing into managed memory: resident once it runs */
     cudawb_site at;          /* the launch's line, for the trace */
 };
 void launch_submit(launch_desc *d, task *t);
@@ -51,9 +52,10 @@ inline cudaError_t launch_begin(launch_desc *d, void **argv, int nparams, const 
     return cudawbLaunchKernel(d->func, d->grid, d->block, argv, d->shmem, d->stream, d->at);
 }
 int device_accessible(const void *p);
+void pointer_arg(launch_desc &d, const void *p); /* notes a pageable host pointer or a managed one */
 
 template <class T> inline void check_arg(launch_desc &d, T *p) {
-    if (p && !d.bad_pointer && !device_accessible((const void *)p)) d.bad_pointer = (const void *)p;
+    if (p) pointer_arg(d, (const void *)p);
 }
 template <class T> inline void check_arg(launch_desc &, const T &) {}
 
@@ -91,12 +93,12 @@ template <class L> struct generic_launcher {
 template <class L, class... P>
 inline launcher<L, P...> launch(void (*k)(P...), L lam, const char *name, int flags, dim3 grid, dim3 block,
                                 size_t shmem = 0, cudaStream_t stream = 0, cudawb_site at = cudawb_site()) {
-    return launcher<L, P...>{lam, {name, flags, (const void *)k, grid, block, shmem, stream, 0, at}};
+    return launcher<L, P...>{lam, {name, flags, (const void *)k, grid, block, shmem, stream, 0, 0, at}};
 }
 template <class L>
 inline generic_launcher<L> launch_generic(L lam, const char *name, int flags, dim3 grid, dim3 block,
                                           size_t shmem = 0, cudaStream_t stream = 0, cudawb_site at = cudawb_site()) {
-    return generic_launcher<L>{lam, {name, flags, 0, grid, block, shmem, stream, 0, at}};
+    return generic_launcher<L>{lam, {name, flags, 0, grid, block, shmem, stream, 0, 0, at}};
 }
 } // namespace cudawb
 #endif
