@@ -1,0 +1,234 @@
+#!/usr/bin/env bats
+# Grader for lesson 06, pitched memory: one @test per graded step, its points in its name.
+# The "# hint:" lines above a step are what `make hint LESSON=6` prints while the step is not passed.
+
+setup_file() {
+  load lib/grading
+  lesson_setup_file
+}
+
+setup() {
+  load lib/grading
+}
+
+# The calls the TODOs add: the two pitched images and the 2-D copies. The memory checker and the failure
+# sweep grade how the work is done, so they need it done (expect_lesson_work).
+LESSON_WORK="cudaMallocPitch=2 cudaMemcpy2D=2"
+
+# The image the grader asks for, chosen when grading starts (chosen_n): an awkward width of 1001 to 4000
+# floats, whose rows need padding, and 50 to 249 rows, rarely a multiple of the block's 8.
+image_w() { echo $(( $(chosen_n) % 3000 + 1001 )); }
+image_h() { echo $(( $(chosen_n) % 200 + 50 )); }
+# The volume: 100 to 399 floats a row, 3 to 10 rows a slice, 2 to 6 slices.
+volume_args() { echo "$(( $(chosen_n) % 300 + 100 )) $(( $(chosen_n) % 8 + 3 )) $(( $(chosen_n) % 5 + 2 ))"; }
+
+run_chosen() { run_program --name "run-$(image_w)x$(image_h)" -- "$(image_w)" "$(image_h)"; }
+
+# The value of element (x, y) of the host image, as the program fills it.
+# value_at(x, y) = (3x + y) % 11; after the kernel, out(x, y) = 2 * value_at(x, y) + y.
+expected_sum() {
+  awk -v w="$1" -v h="$2" 'BEGIN { for (y = 0; y < h; y++) for (x = 0; x < w; x++) s += 2 * ((3 * x + y) % 11) + y; printf "%.0f\n", s }'
+}
+
+# images W H: the two successful cudaMallocPitch records for W x H floats, in order; fails when missing.
+images() {
+  local w=$1 h=$2 recs asked
+  recs=$(calls fn=cudaMallocPitch "width=$((w * 4))" "height=$h" status=0)
+  if [ "$(grep -c . <<<"$recs")" -lt 2 ]; then
+    asked=$(calls fn=cudaMallocPitch status=0 | head -n 1)
+    fail "$(printf 'expected: with a %s x %s image, two cudaMallocPitch calls of width %s bytes and height %s rows that succeed\nhappened: the program %s; its cudaMallocPitch calls:\n%s\nusual cause: %s' \
+      "$w" "$h" "$((w * 4))" "$h" "$RUN_HOW" "$(calls_of cudaMallocPitch)" \
+      "$(case $(call_field "$asked" width) in
+           "$w") echo "the width is in bytes: W * sizeof(float), not W" ;;
+           "") echo "the TODO of step 2 is not written yet" ;;
+           *) echo "width is a row's bytes (W * sizeof(float)) and height the number of rows (H)" ;;
+         esac)")"
+  fi
+  head -n 2 <<<"$recs"
+}
+
+# The probe's pitch questions: the row's bytes; its answer must be the pitch= of that cudaMallocPitch.
+PROBE_PITCHES=(1 513 1200 4004)
+# The probe's other questions, and the trace record that must have produced each.
+PROBE_QUESTIONS=(
+  "cudaMallocPitch with a NULL pitch pointer|fn=cudaMallocPitch width=256 height=4"
+  "cudaMemset2D of rows wider than the pitch|fn=cudaMemset2D"
+  "cudaMemset2D of one row past the last|fn=cudaMemset2D height=5"
+  "cudaMemcpy2D to the host named HostToDevice|fn=cudaMemcpy2D kind=HostToDevice"
+  "cudaMemcpy3D of rows wider than the pitch|fn=cudaMemcpy3D"
+  "cudaMemcpy3D of one slice past the last|fn=cudaMemcpy3D depth=3"
+  "cudaGetLastError|fn=cudaGetLastError|then"
+)
+
+# hint: Build it yourself with `make run LESSON=6`. The build uses -Wall -Wextra: a warning about an
+# hint: unused variable often means a step is not written yet.
+@test "step 1: compiles cleanly, without warnings (1 point)" {
+  expect_clean_build
+}
+
+# hint: cudaMallocPitch((void **)&d, &pitch, width_in_bytes, rows): the runtime rounds each row up (to
+# hint: 512 bytes on the H200) and writes the padded row's bytes, the pitch, into your variable.
+@test "step 2: allocates the images with cudaMallocPitch, rows in bytes (2 points)" {
+  local w h recs pitch
+  require_program
+  w=$(image_w) h=$(image_h)
+  run_chosen
+  expect_exit 0
+  recs=$(images "$w" "$h")
+  pitch=$(call_field "$(head -n 1 <<<"$recs")" pitch)
+  expect_printed "pitch: $pitch bytes for rows of $((w * 4)) bytes" \
+    "the pitch printed is the one cudaMallocPitch wrote, for d_in"
+}
+
+# hint: cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind): each side's own pitch (the host's rows
+# hint: are back to back: W * sizeof(float)), the width of the data in bytes, not the pitch, and the rows.
+@test "step 3: copies the image in and out with cudaMemcpy2D, each side with its own pitch (3 points)" {
+  local w h recs d_in d_out in_pitch out_pitch rb flat
+  require_program
+  w=$(image_w) h=$(image_h) rb=$(($(image_w) * 4))
+  run_chosen
+  expect_exit 0
+  recs=$(images "$w" "$h")
+  d_in=$(call_field "$(head -n 1 <<<"$recs")" ptr) in_pitch=$(call_field "$(head -n 1 <<<"$recs")" pitch)
+  d_out=$(call_field "$(tail -n 1 <<<"$recs")" ptr) out_pitch=$(call_field "$(tail -n 1 <<<"$recs")" pitch)
+  flat=$(calls fn=cudaMemcpy | grep -E "(src|dst)=($d_in|$d_out)( |\\+)" | head -n 1)
+  [ -z "$flat" ] ||
+    fail "$(printf 'expected: the pitched images copied with cudaMemcpy2D\nhappened: %s\nusual cause: one flat cudaMemcpy of W * H floats: on the device each row is followed by its padding, so from row 1 on the rows arrive shifted (row 1 starts with padding)' "$(call_text "$flat")")"
+  [ -n "$(calls fn=cudaMemcpy2D "dst=$d_in" "dpitch=$in_pitch" src=host "spitch=$rb" "width=$rb" "height=$h" kind=HostToDevice status=0)" ] ||
+    fail "$(printf 'expected: cudaMemcpy2D(d_in, %s, h_img, %s, %s, %s, cudaMemcpyHostToDevice): the device pitch, the host pitch, a row of %s floats in bytes, %s rows\nhappened: the 2-D copies were:\n%s\nusual cause: the width in floats, not bytes; the device pitch given for the host side (or the other way round); the kind reversed' \
+      "$in_pitch" "$rb" "$rb" "$h" "$w" "$h" "$(calls_of cudaMemcpy2D)")"
+  [ -n "$(calls fn=cudaMemcpy2D dst=host "dpitch=$rb" "src=$d_out" "spitch=$out_pitch" "width=$rb" "height=$h" kind=DeviceToHost status=0)" ] ||
+    fail "$(printf 'expected: cudaMemcpy2D(h_img, %s, d_out, %s, %s, %s, cudaMemcpyDeviceToHost): the result back into the host rows\nhappened: the 2-D copies were:\n%s\nusual cause: the two pitches swapped, the width in floats, or d_in copied back instead of d_out' \
+      "$rb" "$out_pitch" "$rb" "$h" "$(calls_of cudaMemcpy2D)")"
+}
+
+# hint: Row y of a pitched image starts at (char *)base + y * pitch: step in bytes to the row, then index
+# hint: it in floats. base + y * width lands in the padding of earlier rows once the pitch is wider.
+@test "step 4: the kernel reaches each element through its row's pitch (3 points)" {
+  local w h
+  require_program
+  w=$(image_w) h=$(image_h)
+  run_chosen
+  expect_exit 0
+  expect_printed "image checked: $((w * h)) of $((w * h)) elements as expected" \
+    "each row starts pitch bytes after the one before: (float *)((char *)base + y * pitch), then [x]"
+  expect_printed "sum of the image: $(expected_sum "$w" "$h")" \
+    "the sum is of the image copied back, after the kernel, for the W and H the program was given"
+}
+
+# hint: One thread per element on a 2-D grid: blocks in x cover the columns, in y the rows, each count
+# hint: rounded up ((h + block.y - 1) / block.y), so that the last partial block is launched too.
+@test "step 5: launches a 2-D grid that covers every column and row (2 points)" {
+  local w h launch grid block gx gy bx by
+  require_program
+  w=$(image_w) h=$(image_h)
+  run_chosen
+  expect_exit 0
+  launch=$(calls fn=cudaLaunchKernel kernel=brighten status=0 | head -n 1)
+  [ -n "$launch" ] || fail "expected: a launch of brighten; happened: the program $RUN_HOW and made none"
+  grid=$(call_field "$launch" grid) block=$(call_field "$launch" block)
+  IFS=x read -r gx gy _ <<<"$grid"
+  IFS=x read -r bx by _ <<<"$block"
+  [ $((gx * bx)) -ge "$w" ] && [ $((gy * by)) -ge "$h" ] ||
+    fail "$(printf 'expected: a grid of blocks covering %s columns and %s rows\nhappened: grid %s of blocks %s covers %s columns and %s rows\nusual cause: a count of blocks rounded down (h / block.y): the last, partial block of rows is never launched' \
+      "$w" "$h" "$grid" "$block" "$((gx * bx))" "$((gy * by))")"
+}
+
+# hint: cudaMemset2D(d_out, out_pitch, 0, width_in_bytes, rows) sets each row's data and skips its
+# hint: padding. The kernel adds to d_out, so it must start at 0.
+@test "step 6: clears the output image with cudaMemset2D before the kernel adds to it (2 points)" {
+  local w h recs d_out out_pitch launch clear
+  require_program
+  w=$(image_w) h=$(image_h)
+  run_chosen
+  expect_exit 0
+  recs=$(images "$w" "$h")
+  d_out=$(call_field "$(tail -n 1 <<<"$recs")" ptr) out_pitch=$(call_field "$(tail -n 1 <<<"$recs")" pitch)
+  launch=$(calls fn=cudaLaunchKernel kernel=brighten status=0 | head -n 1 | cut -f1)
+  clear=$(calls fn=cudaMemset2D "dst=$d_out" "pitch=$out_pitch" value=0 "width=$((w * 4))" "height=$h" status=0 |
+    awk -F '\t' -v k="${launch:-0}" '$1 < k' | head -n 1)
+  [ -n "$clear" ] ||
+    fail "$(printf 'expected: before brighten, cudaMemset2D(d_out, %s, 0, %s, %s)\nhappened: the program'"'"'s cudaMemset2D calls:\n%s\nusual cause: the clear is missing, comes after the kernel, or is given the width in floats or the pitch as its width' \
+      "$out_pitch" "$((w * 4))" "$h" "$(calls_of cudaMemset2D)")"
+}
+
+# hint: cudaMalloc3D(&v, make_cudaExtent(width_in_bytes, rows, slices)); a cudaMemcpy3DParms set to 0,
+# hint: then srcPtr, dstPtr (make_cudaPitchedPtr(host, row_bytes, W, H) for the host), extent and kind.
+@test "step 7: moves a volume with cudaMalloc3D, cudaMemcpy3D and cudaMemset3D (3 points)" {
+  local w h d n alloc vol
+  require_program
+  read -r w h d <<<"$(volume_args)"
+  n=$((w * h * d))
+  run_program --name volume -- --volume "$w" "$h" "$d"
+  expect_exit 0
+  alloc=$(calls fn=cudaMalloc3D "width=$((w * 4))" "height=$h" "depth=$d" status=0 | head -n 1)
+  [ -n "$alloc" ] ||
+    fail "$(printf 'expected: cudaMalloc3D of an extent %s bytes wide, %s rows, %s slices\nhappened: its cudaMalloc3D calls:\n%s\nusual cause: the extent'"'"'s width is in bytes for linear memory: W * sizeof(float)' "$((w * 4))" "$h" "$d" "$(calls_of cudaMalloc3D)")"
+  vol=$(call_field "$alloc" ptr)
+  expect_printed "volume pitch: $(call_field "$alloc" pitch) bytes, $h rows a slice" \
+    "the pitch and ysize printed are those cudaMalloc3D wrote into the cudaPitchedPtr"
+  [ -n "$(calls fn=cudaMemcpy3D "dst=$vol" src=host "width=$((w * 4))" "height=$h" "depth=$d" kind=HostToDevice status=0)" ] &&
+    [ -n "$(calls fn=cudaMemcpy3D dst=host "src=$vol" "width=$((w * 4))" "height=$h" "depth=$d" kind=DeviceToHost status=0)" ] ||
+    fail "$(printf 'expected: the whole volume copied in and out with cudaMemcpy3D (extent %s x %s x %s)\nhappened: its cudaMemcpy3D calls:\n%s\nusual cause: the extent in floats, the pointers swapped, or the kind reversed' "$((w * 4))" "$h" "$d" "$(calls_of cudaMemcpy3D)")"
+  expect_printed "volume checked: $n of $n elements as expected" \
+    "the copies must cover the whole extent, and the host side's pitch is its row's bytes"
+  [ -n "$(calls fn=cudaMemset3D "dst=$vol" value=0 "width=$((w * 4))" "height=$h" "depth=$d" status=0)" ] ||
+    fail "$(printf 'expected: cudaMemset3D of the whole volume to 0\nhappened: its cudaMemset3D calls:\n%s' "$(calls_of cudaMemset3D)")"
+  expect_printed "volume cleared: $n of $n elements are 0" \
+    "the volume is copied back after cudaMemset3D, into the host's rows"
+}
+
+# hint: Make each call the question names and print what it returns; the chapter's tables say what a
+# hint: real H200 answers. A pitch answer is what cudaMallocPitch wrote.
+@test "step 8: answers the probe's questions as the CUDA runtime does (3 points)" {
+  local b rec
+  require_program
+  run_program --name probe -- --probe
+  expect_exit 0
+  for b in "${PROBE_PITCHES[@]}"; do
+    rec=$(calls fn=cudaMallocPitch "width=$b" height=1 status=0 | head -n 1)
+    [ -n "$rec" ] || fail "expected: a cudaMallocPitch of one row of $b bytes for the question about it; happened: $(calls_of cudaMallocPitch)"
+    expect_printed "pitch for a row of $b bytes: $(call_field "$rec" pitch)" "the answer is the pitch cudaMallocPitch wrote"
+  done
+  expect_answers "${PROBE_QUESTIONS[@]}"
+  expect_output "$(expected_file probe.out)" \
+    "a question asked with other arguments than it names, or a call on the wrong pointer"
+}
+
+# hint: Free each image with cudaFree in one cleanup that every path reaches; the volume's memory is
+# hint: its cudaPitchedPtr's ptr.
+@test "step 9: frees every buffer exactly once (2 points)" {
+  local w h d
+  require_program
+  run_chosen
+  expect_exit 0
+  expect_no_leaks
+  expect_no_invalid_frees
+  read -r w h d <<<"$(volume_args)"
+  run_program --name volume -- --volume "$w" "$h" "$d"
+  expect_exit 0
+  expect_no_leaks
+  expect_no_invalid_frees
+}
+
+# hint: The memory checker (compute-sanitizer, or the CPU backend's) reports any access outside an
+# hint: allocation: a row indexed in floats by its pitch in bytes reaches four times too far.
+@test "step 10: runs clean under the memory checker (2 points)" {
+  require_program
+  expect_memcheck_clean 1001 51
+}
+
+# hint: When a call fails: print one line "error: CALL of W x H bytes failed: <cudaGetErrorString>" on
+# hint: stderr, free what is already held (goto cleanup), and exit with status 1.
+@test "step 11: survives running out of device memory (3 points)" {
+  local w h d
+  require_program
+  expect_real_oom "error: cudaMallocPitch of 400000000000 x 300 bytes failed: out of memory" \
+    "the return value of cudaMallocPitch is not checked"
+  fault_sweep --lesson-work "$(image_w)" "$(image_h)"
+  read -r w h d <<<"$(volume_args)"
+  fault_sweep --name sweep-volume -- --volume "$w" "$h" "$d"
+  run_program --name probe -- --probe
+  expect_answers --find "${PROBE_QUESTIONS[@]}"
+  fault_sweep --name sweep-probe --skip "$ANSWER_NS" -- --probe
+}
