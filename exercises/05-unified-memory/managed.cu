@@ -262,6 +262,23 @@ static void host_fill(float *data, size_t n, float value)
         data[i] = value;
 }
 
+// Times add_one on n managed floats that the host has just written, from the start event to the stop
+// event; with prefetch_first, the pages are moved to the GPU in bulk first, inside the timing. Without
+// it, every page the kernel reaches faults and moves on demand. Returns 1 when a call failed.
+static int time_first_touch(float *data, size_t n, int prefetch_first, cudaEvent_t start, cudaEvent_t stop, float *ms)
+{
+    host_fill(data, n, 1.0f); // the pages come back to the host
+    if (failed("cudaEventRecord", 0, cudaEventRecord(start, 0)))
+        return 1;
+    /* TODO(step 9): when prefetch_first is set, prefetch all n floats of data to device 0 here, inside
+     * the timing, before the kernel (a failed call: failed(), return 1). */
+    (void)prefetch_first;
+    add_one<<<managed_blocks(n, THREADS), THREADS>>>(data, n);
+    return failed("kernel launch", 0, cudaGetLastError()) || failed("cudaEventRecord", 0, cudaEventRecord(stop, 0)) ||
+           failed("cudaEventSynchronize", 0, cudaEventSynchronize(stop)) ||
+           failed("cudaEventElapsedTime", 0, cudaEventElapsedTime(ms, start, stop));
+}
+
 // Times add_one on n host-written managed floats, without a prefetch, then with one.
 static int timed(size_t n)
 {
@@ -280,28 +297,7 @@ static int timed(size_t n)
     add_one<<<1, 1>>>(data, 0);
     if (failed("kernel launch", 0, cudaGetLastError()) || failed("cudaDeviceSynchronize", 0, cudaDeviceSynchronize()))
         goto cleanup;
-
-    // 1. The kernel's first touch: every page it reaches faults, and moves to the GPU on demand.
-    host_fill(data, n, 1.0f);
-    if (failed("cudaEventRecord", 0, cudaEventRecord(start, 0)))
-        goto cleanup;
-    add_one<<<managed_blocks(n, THREADS), THREADS>>>(data, n);
-    if (failed("kernel launch", 0, cudaGetLastError()) || failed("cudaEventRecord", 0, cudaEventRecord(stop, 0)) ||
-        failed("cudaEventSynchronize", 0, cudaEventSynchronize(stop)) ||
-        failed("cudaEventElapsedTime", 0, cudaEventElapsedTime(&first_ms, start, stop)))
-        goto cleanup;
-
-    // 2. The same, with the pages back on the host, but moved in bulk before the kernel.
-    host_fill(data, n, 1.0f);
-    if (failed("cudaEventRecord", 0, cudaEventRecord(start, 0)))
-        goto cleanup;
-    // region: timed-prefetch
-    /* TODO(step 9): prefetch all of data to device 0 here, inside the timing, before the kernel. */
-    // end region: timed-prefetch
-    add_one<<<managed_blocks(n, THREADS), THREADS>>>(data, n);
-    if (failed("kernel launch", 0, cudaGetLastError()) || failed("cudaEventRecord", 0, cudaEventRecord(stop, 0)) ||
-        failed("cudaEventSynchronize", 0, cudaEventSynchronize(stop)) ||
-        failed("cudaEventElapsedTime", 0, cudaEventElapsedTime(&prefetched_ms, start, stop)))
+    if (time_first_touch(data, n, 0, start, stop, &first_ms) || time_first_touch(data, n, 1, start, stop, &prefetched_ms))
         goto cleanup;
 
     for (size_t i = 0; i < n; i++)

@@ -270,6 +270,25 @@ static void host_fill(float *data, size_t n, float value)
         data[i] = value;
 }
 
+// Times add_one on n managed floats that the host has just written, from the start event to the stop
+// event; with prefetch_first, the pages are moved to the GPU in bulk first, inside the timing. Without
+// it, every page the kernel reaches faults and moves on demand. Returns 1 when a call failed.
+static int time_first_touch(float *data, size_t n, int prefetch_first, cudaEvent_t start, cudaEvent_t stop, float *ms)
+{
+    size_t bytes = n * sizeof(float);
+    host_fill(data, n, 1.0f); // the pages come back to the host
+    if (failed("cudaEventRecord", 0, cudaEventRecord(start, 0)))
+        return 1;
+    // region: timed-prefetch
+    if (prefetch_first && failed("cudaMemPrefetchAsync", bytes, prefetch(data, bytes, 0, 0)))
+        return 1;
+    // end region: timed-prefetch
+    add_one<<<managed_blocks(n, THREADS), THREADS>>>(data, n);
+    return failed("kernel launch", 0, cudaGetLastError()) || failed("cudaEventRecord", 0, cudaEventRecord(stop, 0)) ||
+           failed("cudaEventSynchronize", 0, cudaEventSynchronize(stop)) ||
+           failed("cudaEventElapsedTime", 0, cudaEventElapsedTime(ms, start, stop));
+}
+
 // Times add_one on n host-written managed floats, without a prefetch, then with one.
 static int timed(size_t n)
 {
@@ -288,29 +307,7 @@ static int timed(size_t n)
     add_one<<<1, 1>>>(data, 0);
     if (failed("kernel launch", 0, cudaGetLastError()) || failed("cudaDeviceSynchronize", 0, cudaDeviceSynchronize()))
         goto cleanup;
-
-    // 1. The kernel's first touch: every page it reaches faults, and moves to the GPU on demand.
-    host_fill(data, n, 1.0f);
-    if (failed("cudaEventRecord", 0, cudaEventRecord(start, 0)))
-        goto cleanup;
-    add_one<<<managed_blocks(n, THREADS), THREADS>>>(data, n);
-    if (failed("kernel launch", 0, cudaGetLastError()) || failed("cudaEventRecord", 0, cudaEventRecord(stop, 0)) ||
-        failed("cudaEventSynchronize", 0, cudaEventSynchronize(stop)) ||
-        failed("cudaEventElapsedTime", 0, cudaEventElapsedTime(&first_ms, start, stop)))
-        goto cleanup;
-
-    // 2. The same, with the pages back on the host, but moved in bulk before the kernel.
-    host_fill(data, n, 1.0f);
-    if (failed("cudaEventRecord", 0, cudaEventRecord(start, 0)))
-        goto cleanup;
-    // region: timed-prefetch
-    if (failed("cudaMemPrefetchAsync", bytes, prefetch(data, bytes, 0, 0)))
-        goto cleanup;
-    // end region: timed-prefetch
-    add_one<<<managed_blocks(n, THREADS), THREADS>>>(data, n);
-    if (failed("kernel launch", 0, cudaGetLastError()) || failed("cudaEventRecord", 0, cudaEventRecord(stop, 0)) ||
-        failed("cudaEventSynchronize", 0, cudaEventSynchronize(stop)) ||
-        failed("cudaEventElapsedTime", 0, cudaEventElapsedTime(&prefetched_ms, start, stop)))
+    if (time_first_touch(data, n, 0, start, stop, &first_ms) || time_first_touch(data, n, 1, start, stop, &prefetched_ms))
         goto cleanup;
 
     for (size_t i = 0; i < n; i++)
