@@ -52,7 +52,7 @@ PROBE_PITCHES=(1 513 1200 4004)
 # The probe's other questions, and the trace record that must have produced each.
 PROBE_QUESTIONS=(
   "cudaMallocPitch with a NULL pitch pointer|fn=cudaMallocPitch width=256 height=4"
-  "cudaMemset2D of rows wider than the pitch|fn=cudaMemset2D"
+  "cudaMemset2D of rows wider than the pitch|fn=cudaMemset2D height=4"
   "cudaMemset2D of one row past the last|fn=cudaMemset2D height=5"
   "cudaMemcpy2D to the host named HostToDevice|fn=cudaMemcpy2D kind=HostToDevice"
   "cudaMemcpy3D of rows wider than the pitch|fn=cudaMemcpy3D"
@@ -145,6 +145,7 @@ PROBE_QUESTIONS=(
   recs=$(images "$w" "$h")
   d_out=$(call_field "$(tail -n 1 <<<"$recs")" ptr) out_pitch=$(call_field "$(tail -n 1 <<<"$recs")" pitch)
   launch=$(calls fn=cudaLaunchKernel kernel=brighten status=0 | head -n 1 | cut -f1)
+  [ -n "$launch" ] || fail "expected: a launch of brighten, which the clear must come before; happened: the program $RUN_HOW and made none"
   clear=$(calls fn=cudaMemset2D "dst=$d_out" "pitch=$out_pitch" value=0 "width=$((w * 4))" "height=$h" status=0 |
     awk -F '\t' -v k="${launch:-0}" '$1 < k' | head -n 1)
   [ -n "$clear" ] ||
