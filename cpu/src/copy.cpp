@@ -112,11 +112,12 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
     return copy2d("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind, s, true);
 }
 
-// cudaMemset is asynchronous with respect to the host: queued like a kernel.
+// cudaMemset is asynchronous with respect to the host: queued like a kernel. A width past the pitch is 1 on
+// the H200 (not 12 as for a copy), as is a height past the allocation.
 static cudaError_t set2d(const char *fn, void *p, size_t pitch, int value, size_t width, size_t height,
                          cudaStream_t stream) {
     if (cudaError_t e = enter(fn)) return e;
-    if (width > pitch) return fail(fn, cudaErrorInvalidPitchValue);
+    if (width > pitch) return fail(fn, cudaErrorInvalidValue);
     if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
     size_t n = extent(pitch, width, height);
     if (n == 0) return cudaSuccess;
