@@ -1,4 +1,4 @@
-// malloc.cpp: the public allocation calls (cudaMalloc, cudaMallocManaged, cudaMallocPitch,
+// malloc.cpp: the public allocation calls (cudaMalloc, cudaMallocManaged, cudaMallocPitch, cudaMalloc3D,
 // cudaMallocHost, cudaHostAlloc, cudaFree, cudaFreeHost, cudaMemGetInfo...) with the H200's return codes. The
 // trace, fault injection and leak report are the grader's shim (grader/shim/), linked around this runtime by
 // nvcc-cpu.
@@ -50,6 +50,25 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
         return e;
     }
     return alloc_call("cudaMallocPitch", devPtr, times(p, height), DEVICE, at);
+}
+
+// cudaMallocPitch's rows, height x depth of them: the H200 gave the same pitch for the same width, xsize and
+// ysize the width and height asked for, and 2 for 2^40 x 1024 x 1024 bytes (counted against the capacity;
+// the last error, not sticky). An empty extent, a NULL pitchedDevPtr and what a failed call writes were not
+// measured: they follow cudaMallocPitch (pitch 0 and NULL; 1; the pitch written, the pointer NULL).
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent, cudawb_site at) {
+    size_t p = row_pitch(extent.width, times(extent.height, extent.depth));
+    if (!pitchedDevPtr) {
+        cudaError_t e = enter("cudaMalloc3D");
+        if (!e) e = fail("cudaMalloc3D", cudaErrorInvalidValue);
+        return e;
+    }
+    if (sticky_error() == cudaSuccess) {
+        pitchedDevPtr->pitch = p;
+        pitchedDevPtr->xsize = extent.width;
+        pitchedDevPtr->ysize = extent.height;
+    }
+    return alloc_call("cudaMalloc3D", &pitchedDevPtr->ptr, times(times(p, extent.height), extent.depth), DEVICE, at);
 }
 
 cudaError_t cudaMallocHost(void **ptr, size_t size, cudawb_site at) {
