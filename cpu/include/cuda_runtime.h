@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "cuda_runtime_api.h"
+#include "driver_functions.h"
 #include "cudawb/device.h"
 #include "cudawb/launch.h"
 #endif

@@ -39,6 +39,7 @@ extern "C" cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *at
 extern "C" cudaError_t cudaMalloc(void **devPtr, size_t size, CUDAWB_AT);
 extern "C" cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal, CUDAWB_AT);
 extern "C" cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height, CUDAWB_AT);
+extern "C" cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent, CUDAWB_AT);
 extern "C" cudaError_t cudaMallocHost(void **ptr, size_t size, CUDAWB_AT);
 extern "C" cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags, CUDAWB_AT);
 extern "C" cudaError_t cudaFree(void *devPtr, CUDAWB_AT);
@@ -80,6 +81,12 @@ extern "C" cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *s
 extern "C" cudaError_t cudaMemset(void *devPtr, int value, size_t count, CUDAWB_AT);
 extern "C" cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream = 0, CUDAWB_AT);
 extern "C" cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height, CUDAWB_AT);
+/* 3-D (linear memory only: a cudaMemcpy3DParms naming a CUDA array returns 1) */
+extern "C" cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p, CUDAWB_AT);
+extern "C" cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream = 0, CUDAWB_AT);
+extern "C" cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent, CUDAWB_AT);
+extern "C" cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
+                                         cudaStream_t stream = 0, CUDAWB_AT);
 cudaError_t cudawb_memcpy_symbol(void *symbol, size_t symbol_size, void *other, size_t count, size_t offset,
                                  enum cudaMemcpyKind kind, int to_symbol, cudaStream_t stream, int async);
 cudaError_t cudawb_symbol_address(void **devPtr, void *symbol, size_t size);

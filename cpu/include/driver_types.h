@@ -65,6 +65,17 @@ struct cudaFuncAttributes {
         requiredClusterDepth, clusterSchedulingPolicyPreference, nonPortableClusterSizeAllowed, reserved[16];
 };
 struct cudaPitchedPtr { void *ptr; size_t pitch, xsize, ysize; };
+/* 3-D copies and memsets of linear memory (cudaMalloc3D, cudaMemcpy3D, cudaMemset3D): a width in bytes, a
+   position's x in bytes. CUDA arrays exist only as a type here: a copy naming one returns 1. */
+struct cudaExtent { size_t width, height, depth; };
+struct cudaPos { size_t x, y, z; };
+typedef struct cudaArray *cudaArray_t;
+typedef const struct cudaArray *cudaArray_const_t;
+struct cudaMemcpy3DParms {
+    cudaArray_t srcArray; struct cudaPos srcPos; struct cudaPitchedPtr srcPtr;
+    cudaArray_t dstArray; struct cudaPos dstPos; struct cudaPitchedPtr dstPtr;
+    struct cudaExtent extent; enum cudaMemcpyKind kind;
+};
 
 /* The fields of CUDA 13's cudaDeviceProp, same names and order (clockRate and friends are gone in 13). */
 struct cudaDeviceProp {

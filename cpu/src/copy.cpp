@@ -1,6 +1,7 @@
-// copy.cpp: cudaMemcpy, cudaMemcpyAsync, cudaMemcpy2D, cudaMemset and the symbol copies, with the H200's
-// direction and range checks. Blocking copies are synchronizing calls (they run the queue first); async
-// copies are queued on their stream, except the cases where CUDA itself behaves synchronously.
+// copy.cpp: cudaMemcpy, cudaMemcpyAsync, cudaMemcpy2D/3D(Async), cudaMemset, cudaMemset2D/3D(Async) and the
+// symbol copies, with the H200's direction and range checks. Blocking copies are synchronizing calls (they run
+// the queue first); async copies are queued on their stream, except the cases where CUDA itself behaves
+// synchronously.
 #include "internal.h"
 #include <string.h>
 
@@ -32,69 +33,98 @@ static cudaError_t check_copy(void *dst, const void *src, size_t dext, size_t se
 // A copy or memset into managed memory makes it resident: the H200's free memory dropped by 256 MiB at a
 // cudaMemcpy HostToDevice into a fresh 256 MiB managed allocation, as it does at a kernel's touch. (A copy
 // out of managed memory was not measured, so it counts nothing.)
+// Every copy and memset is a box: depth slices (a slice's start is the pointer + z x slice bytes) of height
+// rows (a row's start + r x pitch) of width bytes. A 1-D one is one row, a 2-D one one slice.
 struct copy_op : op {
     void *dst;
     const void *src;
-    size_t dpitch, spitch, width, height;
+    size_t dpitch, spitch, dslice, sslice, width, height, depth;
     void *snapshot;  // pageable source copied at call time, as CUDA stages it
     void run() override {
         make_resident(dst);
-        for (size_t r = 0; r < height; r++)
-            memcpy((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
+        for (size_t z = 0; z < depth; z++)
+            for (size_t r = 0; r < height; r++)
+                memcpy((char *)dst + z * dslice + r * dpitch, (const char *)src + z * sslice + r * spitch, width);
     }
     ~copy_op() { free(snapshot); }
 };
 
 struct set_op : op {
     void *dst;
-    size_t pitch, width, height;
+    size_t pitch, slice, width, height, depth;
     int value;
     void run() override {
         make_resident(dst);
-        for (size_t r = 0; r < height; r++) memset((char *)dst + r * pitch, value, width);
+        for (size_t z = 0; z < depth; z++)
+            for (size_t r = 0; r < height; r++) memset((char *)dst + z * slice + r * pitch, value, width);
     }
 };
 
-static void copy_now(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height) {
-    copy_op c;
-    c.dst = dst; c.src = src; c.dpitch = dpitch; c.spitch = spitch; c.width = width; c.height = height;
-    c.snapshot = NULL;
+static void copy_now(copy_op &c) {
     open_device();
     c.run();
     close_device();
 }
+static void copy_now(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height) {
+    copy_op c;
+    c.dst = dst; c.src = src; c.dpitch = dpitch; c.spitch = spitch; c.width = width; c.height = height;
+    c.dslice = c.sslice = 0; c.depth = 1;
+    c.snapshot = NULL;
+    copy_now(c);
+}
 
-static size_t extent(size_t pitch, size_t width, size_t height) { return height ? (height - 1) * pitch + width : 0; }
+// Arithmetic that saturates instead of wrapping, so that a huge box fails the range check.
+static size_t add_sat(size_t a, size_t b) { return a > (size_t)-1 - b ? (size_t)-1 : a + b; }
+static size_t mul_sat(size_t a, size_t b) { return b && a > (size_t)-1 / b ? (size_t)-1 : a * b; }
+
+// The bytes a box spans, from its first byte to the end of its last row (the padding between rows too).
+static size_t extent(size_t pitch, size_t slice, size_t width, size_t height, size_t depth) {
+    if (height == 0 || depth == 0) return 0;
+    return add_sat(add_sat(mul_sat(depth - 1, slice), mul_sat(height - 1, pitch)), width);
+}
+
+// The checks and the queueing of every copy, in the H200's order (the caller has called enter()).
+static cudaError_t copy_box(const char *fn, void *dst, size_t dpitch, size_t dslice, const void *src, size_t spitch,
+                            size_t sslice, size_t width, size_t height, size_t depth, int kind, cudaStream_t stream,
+                            bool async) {
+    if (width > dpitch || width > spitch) return fail(fn, cudaErrorInvalidPitchValue);
+    if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
+    size_t dext = extent(dpitch, dslice, width, height, depth), sext = extent(spitch, sslice, width, height, depth);
+    cudaError_t e = check_copy(dst, src, dext, sext, kind);
+    if (e) return fail(fn, e);
+    if (width == 0 || height == 0 || depth == 0) return cudaSuccess;
+    int d = classify(dst), s = classify(src);
+    bool pageable_dst = (d & HOST_SIDE) && !(d & PINNED_SIDE), pageable_src = (s & HOST_SIDE) && !(s & PINNED_SIDE);
+    copy_op c;
+    c.dst = dst; c.dpitch = dpitch; c.dslice = dslice;
+    c.src = src; c.spitch = spitch; c.sslice = sslice;
+    c.width = width; c.height = height; c.depth = depth;
+    c.snapshot = NULL;
+    // Blocking copies, and async copies into pageable memory (CUDA returns only once they are done).
+    if (!async || pageable_dst) {
+        if ((e = flush_stream(stream))) return fail(fn, e);
+        copy_now(c);
+        return cudaSuccess;
+    }
+    copy_op *q = new copy_op(c);
+    if (pageable_src) {  // staged now: the caller may reuse its buffer as soon as the call returns
+        q->snapshot = malloc(sext);
+        if (!q->snapshot) {
+            delete q;
+            return fail(fn, cudaErrorMemoryAllocation);
+        }
+        memcpy(q->snapshot, src, sext);
+        q->src = q->snapshot;
+    }
+    q->stream = stream;
+    enqueue(q);
+    return cudaSuccess;
+}
 
 static cudaError_t copy2d(const char *fn, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                           size_t height, int kind, cudaStream_t stream, bool async) {
     if (cudaError_t e = enter(fn)) return e;
-    if (width > dpitch || width > spitch) return fail(fn, cudaErrorInvalidPitchValue);
-    if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
-    cudaError_t e = check_copy(dst, src, extent(dpitch, width, height), extent(spitch, width, height), kind);
-    if (e) return fail(fn, e);
-    if (width == 0 || height == 0) return cudaSuccess;
-    int d = classify(dst), s = classify(src);
-    bool pageable_dst = (d & HOST_SIDE) && !(d & PINNED_SIDE), pageable_src = (s & HOST_SIDE) && !(s & PINNED_SIDE);
-    // Blocking copies, and async copies into pageable memory (CUDA returns only once they are done).
-    if (!async || pageable_dst) {
-        if ((e = flush_stream(stream))) return fail(fn, e);
-        copy_now(dst, dpitch, src, spitch, width, height);
-        return cudaSuccess;
-    }
-    copy_op *c = new copy_op;
-    c->dst = dst; c->dpitch = dpitch; c->spitch = spitch; c->width = width; c->height = height;
-    c->snapshot = NULL;
-    c->src = src;
-    if (pageable_src) {  // staged now: the caller may reuse its buffer as soon as the call returns
-        size_t n = extent(spitch, width, height);
-        c->snapshot = malloc(n);
-        memcpy(c->snapshot, src, n);
-        c->src = c->snapshot;
-    }
-    c->stream = stream;
-    enqueue(c);
-    return cudaSuccess;
+    return copy_box(fn, dst, dpitch, 0, src, spitch, 0, width, height, 1, kind, stream, async);
 }
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudawb_site) {
@@ -112,26 +142,64 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
     return copy2d("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind, s, true);
 }
 
-// cudaMemset is asynchronous with respect to the host: queued like a kernel.
-static cudaError_t set2d(const char *fn, void *p, size_t pitch, int value, size_t width, size_t height,
-                         cudaStream_t stream) {
+// Where a cudaPos starts in a pitched pointer: z slices of pitch x ysize bytes, y rows, x bytes (linear memory:
+// x is in bytes, as the extent's width). As an integer: a NULL pointer plus an offset is not a pointer.
+static uintptr_t at_pos(const struct cudaPitchedPtr &p, const struct cudaPos &pos) {
+    size_t off = add_sat(add_sat(mul_sat(pos.z, mul_sat(p.pitch, p.ysize)), mul_sat(pos.y, p.pitch)), pos.x);
+    return add_sat((uintptr_t)p.ptr, off);
+}
+
+// cudaMemcpy3D between linear memory, checked as a 2-D copy is (the H200: 0 within the allocation, 1 for a
+// depth past it, 12 for a width past a pitch). CUDA arrays are not supported here: naming one is 1.
+static cudaError_t copy3d(const char *fn, const struct cudaMemcpy3DParms *p, cudaStream_t stream, bool async) {
     if (cudaError_t e = enter(fn)) return e;
-    if (width > pitch) return fail(fn, cudaErrorInvalidPitchValue);
+    if (!p || p->srcArray || p->dstArray) return fail(fn, cudaErrorInvalidValue);
+    const struct cudaPitchedPtr &d = p->dstPtr, &s = p->srcPtr;
+    return copy_box(fn, (void *)at_pos(d, p->dstPos), d.pitch, mul_sat(d.pitch, d.ysize),
+                    (const void *)at_pos(s, p->srcPos), s.pitch, mul_sat(s.pitch, s.ysize), p->extent.width,
+                    p->extent.height, p->extent.depth, p->kind, stream, async);
+}
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p, cudawb_site) { return copy3d("cudaMemcpy3D", p, 0, false); }
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t s, cudawb_site) {
+    return copy3d("cudaMemcpy3DAsync", p, s, true);
+}
+
+// cudaMemset is asynchronous with respect to the host: queued like a kernel. A width past the pitch is 1 on
+// the H200 (not 12 as for a copy), as is a height past the allocation.
+static cudaError_t set_box(const char *fn, void *p, size_t pitch, size_t slice, int value, size_t width, size_t height,
+                           size_t depth, cudaStream_t stream) {
+    if (cudaError_t e = enter(fn)) return e;
+    if (width > pitch) return fail(fn, cudaErrorInvalidValue);
     if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
-    size_t n = extent(pitch, width, height);
+    size_t n = extent(pitch, slice, width, height, depth);
     if (n == 0) return cudaSuccess;
     if (!check_range(p, n)) return fail(fn, cudaErrorInvalidValue);
     set_op *o = new set_op;
-    o->dst = p; o->pitch = pitch; o->width = width; o->height = height; o->value = value; o->stream = stream;
+    o->dst = p; o->pitch = pitch; o->slice = slice; o->width = width; o->height = height; o->depth = depth;
+    o->value = value; o->stream = stream;
     enqueue(o);
     return cudaSuccess;
 }
-cudaError_t cudaMemset(void *p, int value, size_t count, cudawb_site) { return set2d("cudaMemset", p, count, value, count, 1, 0); }
+cudaError_t cudaMemset(void *p, int value, size_t count, cudawb_site) {
+    return set_box("cudaMemset", p, count, 0, value, count, 1, 1, 0);
+}
 cudaError_t cudaMemsetAsync(void *p, int value, size_t count, cudaStream_t s, cudawb_site) {
-    return set2d("cudaMemsetAsync", p, count, value, count, 1, s);
+    return set_box("cudaMemsetAsync", p, count, 0, value, count, 1, 1, s);
 }
 cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t width, size_t height, cudawb_site) {
-    return set2d("cudaMemset2D", p, pitch, value, width, height, 0);
+    return set_box("cudaMemset2D", p, pitch, 0, value, width, height, 1, 0);
+}
+
+// cudaMemset3D: slices of pitch x ysize bytes, a width in bytes; checked as cudaMemset2D is (the H200: 0 within
+// the allocation, 1 for a width past the pitch or a box past the allocation).
+static cudaError_t set3d(const char *fn, struct cudaPitchedPtr p, int value, struct cudaExtent e, cudaStream_t s) {
+    return set_box(fn, p.ptr, p.pitch, mul_sat(p.pitch, p.ysize), value, e.width, e.height, e.depth, s);
+}
+cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int value, struct cudaExtent e, cudawb_site) {
+    return set3d("cudaMemset3D", p, value, e, 0);
+}
+cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int value, struct cudaExtent e, cudaStream_t s, cudawb_site) {
+    return set3d("cudaMemset3DAsync", p, value, e, s);
 }
 
 // __constant__ and __device__ variables are ordinary globals here; copies to and from them are synchronous.

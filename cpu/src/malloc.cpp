@@ -1,6 +1,7 @@
-// malloc.cpp: the public allocation calls (cudaMalloc, cudaMallocManaged, cudaMallocPitch, cudaMallocHost,
-// cudaHostAlloc, cudaFree, cudaFreeHost, cudaMemGetInfo...) with the H200's return codes. The trace, fault
-// injection and leak report are the grader's shim (grader/shim/), linked around this runtime by nvcc-cpu.
+// malloc.cpp: the public allocation calls (cudaMalloc, cudaMallocManaged, cudaMallocPitch, cudaMalloc3D,
+// cudaMallocHost, cudaHostAlloc, cudaFree, cudaFreeHost, cudaMemGetInfo...) with the H200's return codes. The
+// trace, fault injection and leak report are the grader's shim (grader/shim/), linked around this runtime by
+// nvcc-cpu.
 #include "internal.h"
 
 using namespace rt;
@@ -33,18 +34,41 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags, cu
     return alloc_call("cudaMallocManaged", devPtr, size, MANAGED, at);
 }
 
-// Rows are padded to a multiple of 512 bytes, as measured on the H200 (the pitch is written even when the
-// allocation then fails).
+// Rows are padded to a multiple of 512 bytes, as measured on the H200 (1200 -> 1536, 4000 and 4004 -> 4096,
+// 16004 -> 16384; the pitch is written even when the allocation then fails). An empty allocation (width or
+// height 0) gives pitch 0 and a NULL pointer with 0.
+static size_t row_pitch(size_t width, size_t height) { return width && height ? (width + 511) / 512 * 512 : 0; }
+
+static size_t times(size_t a, size_t b) { return b && a > (size_t)-1 / b ? (size_t)-1 : a * b; }
+
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height, cudawb_site at) {
-    size_t p = (width + 511) / 512 * 512;
+    size_t p = row_pitch(width, height);
     if (pitch && sticky_error() == cudaSuccess) *pitch = p;
     if (!pitch) {
         cudaError_t e = enter("cudaMallocPitch");
         if (!e) e = fail("cudaMallocPitch", cudaErrorInvalidValue);
         return e;
     }
-    size_t bytes = height && p > (size_t)-1 / height ? (size_t)-1 : p * height;
-    return alloc_call("cudaMallocPitch", devPtr, bytes, DEVICE, at);
+    return alloc_call("cudaMallocPitch", devPtr, times(p, height), DEVICE, at);
+}
+
+// cudaMallocPitch's rows, height x depth of them: the H200 gave the same pitch for the same width, xsize and
+// ysize the width and height asked for, and 2 for 2^40 x 1024 x 1024 bytes (counted against the capacity;
+// the last error, not sticky). An empty extent, a NULL pitchedDevPtr and what a failed call writes were not
+// measured: they follow cudaMallocPitch (pitch 0 and NULL; 1; the pitch written, the pointer NULL).
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent, cudawb_site at) {
+    size_t p = row_pitch(extent.width, times(extent.height, extent.depth));
+    if (!pitchedDevPtr) {
+        cudaError_t e = enter("cudaMalloc3D");
+        if (!e) e = fail("cudaMalloc3D", cudaErrorInvalidValue);
+        return e;
+    }
+    if (sticky_error() == cudaSuccess) {
+        pitchedDevPtr->pitch = p;
+        pitchedDevPtr->xsize = extent.width;
+        pitchedDevPtr->ysize = extent.height;
+    }
+    return alloc_call("cudaMalloc3D", &pitchedDevPtr->ptr, times(times(p, extent.height), extent.depth), DEVICE, at);
 }
 
 cudaError_t cudaMallocHost(void **ptr, size_t size, cudawb_site at) {

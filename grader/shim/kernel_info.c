@@ -7,6 +7,7 @@
 #endif
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cuda_runtime_api.h>

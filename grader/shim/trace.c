@@ -458,6 +458,54 @@ void tr_copy2d(struct tr_rec *r, void *dst, size_t dpitch, const void *src, size
     kind_field(r, kind);
 }
 
+/* width=W height=H depth=D: a 3-D extent (width in bytes for linear memory). */
+void tr_extent(struct tr_rec *r, struct cudaExtent extent)
+{
+    tr_size(r, "width", extent.width);
+    tr_size(r, "height", extent.height);
+    tr_size(r, "depth", extent.depth);
+}
+
+/* One side of a 3-D copy: the pointer where the position starts (z slices of pitch x ysize bytes, y rows, x
+   bytes), named like any pointer, then its pitch and its slices' height; "array" for a CUDA array. */
+static void pitched_side(struct tr_rec *r, const char *key, const char *pitch_key, const char *ysize_key,
+                         const void *array, struct cudaPitchedPtr p, struct cudaPos pos)
+{
+    const char *at = (const char *)p.ptr;
+    if (array != NULL) {
+        add(r, "%s%s=array", r->len ? " " : "", key);
+        return;
+    }
+    if (at != NULL)
+        at += pos.z * p.pitch * p.ysize + pos.y * p.pitch + pos.x;
+    tr_ptr(r, key, at);
+    tr_size(r, pitch_key, p.pitch);
+    tr_size(r, ysize_key, p.ysize);
+}
+
+/* cudaMemcpy3D(Async): dst= dpitch= dysize= src= spitch= sysize= width= height= depth= kind=. */
+void tr_copy3d(struct tr_rec *r, const struct cudaMemcpy3DParms *p)
+{
+    if (p == NULL) {
+        add(r, "%sparms=null", r->len ? " " : "");
+        return;
+    }
+    pitched_side(r, "dst", "dpitch", "dysize", p->dstArray, p->dstPtr, p->dstPos);
+    pitched_side(r, "src", "spitch", "sysize", p->srcArray, p->srcPtr, p->srcPos);
+    tr_extent(r, p->extent);
+    kind_field(r, p->kind);
+}
+
+/* cudaMemset3D(Async): dst= pitch= ysize= value= width= height= depth=. */
+void tr_set3d(struct tr_rec *r, struct cudaPitchedPtr p, int value, struct cudaExtent extent)
+{
+    tr_ptr(r, "dst", p.ptr);
+    tr_size(r, "pitch", p.pitch);
+    tr_size(r, "ysize", p.ysize);
+    tr_int(r, "value", value);
+    tr_extent(r, extent);
+}
+
 static struct handle *find_handle(struct handle *list, size_t n, const void *h)
 {
     size_t i;
@@ -555,9 +603,11 @@ void tr_new_alloc(struct tr_rec *r, enum tr_kind kind, void **ptr, size_t bytes)
     add(r, " ptr=%s", name);
 }
 
+/* The pitch a pitched allocation wrote: also when it failed with 2 (the H200 writes it then), but not when the
+   trace failed it (the real call never ran, so the pitch is whatever the program left there). */
 void tr_pitch(struct tr_rec *r, const size_t *pitch)
 {
-    if (pitch != NULL && (r->status == cudaSuccess || r->status == cudaErrorMemoryAllocation))
+    if (pitch != NULL && !r->injected && (r->status == cudaSuccess || r->status == cudaErrorMemoryAllocation))
         tr_size(r, "pitch", *pitch);
 }
 

@@ -55,6 +55,9 @@ void tr_out(struct tr_rec *r, void **out);
 void tr_copy(struct tr_rec *r, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 void tr_copy2d(struct tr_rec *r, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                enum cudaMemcpyKind kind);
+void tr_copy3d(struct tr_rec *r, const struct cudaMemcpy3DParms *p);
+void tr_set3d(struct tr_rec *r, struct cudaPitchedPtr p, int value, struct cudaExtent extent);
+void tr_extent(struct tr_rec *r, struct cudaExtent extent);
 void tr_stream(struct tr_rec *r, const char *key, cudaStream_t s);
 void tr_event(struct tr_rec *r, const char *key, cudaEvent_t e);
 void tr_launch(struct tr_rec *r, const void *func, dim3 grid, dim3 block, void **args, size_t shmem);

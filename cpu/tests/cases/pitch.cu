@@ -1,15 +1,15 @@
 // fact: Pitched memory: cudaMallocPitch rounds rows up to a multiple of 512 bytes (1..512 -> 512, 513 -> 1024,
-// 1000 -> 1024, 1025 -> 1536, 4000 -> 4096, 10000 -> 10240, 300 floats -> 1536); the base pointer is 512-byte
-// aligned; texturePitchAlignment is 32 and memPitch 2147483647.
+// 1000 -> 1024, 1025 -> 1536, 4000 and 4004 -> 4096, 10000 -> 10240, 16004 -> 16384, 300 floats -> 1536); the
+// base pointer is 512-byte aligned; texturePitchAlignment is 32 and memPitch 2147483647.
 #include <stdint.h>
 #include "check.h"
 
 int main(void)
 {
-    size_t widths[] = {1, 512, 513, 1000, 1025, 4000, 10000, 300 * sizeof(float)};
-    size_t want[] = {512, 512, 1024, 1024, 1536, 4096, 10240, 1536};
+    size_t widths[] = {1, 512, 513, 1000, 1025, 4000, 4004, 10000, 16004, 300 * sizeof(float)};
+    size_t want[] = {512, 512, 1024, 1024, 1536, 4096, 4096, 10240, 16384, 1536};
     char fact[128];
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 10; i++) {
         void *p = NULL;
         size_t pitch = 0;
         cudaMallocPitch(&p, &pitch, widths[i], 4);
