@@ -47,6 +47,9 @@ images() {
   head -n 2 <<<"$recs"
 }
 
+# host_side KEY < RECORDS: the records whose KEY (src, dst) is host memory, pageable or pinned.
+host_side() { awk -F '\t' -v k="$1" '(" " $7 " ") ~ (" " k "=(host|pinned#[0-9]+)[ +]")'; }
+
 # The probe's pitch questions: the row's bytes; its answer must be the pitch= of that cudaMallocPitch.
 PROBE_PITCHES=(1 513 1200 4004)
 # The probe's other questions, and the trace record that must have produced each.
@@ -94,10 +97,11 @@ PROBE_QUESTIONS=(
   flat=$(calls fn=cudaMemcpy | grep -E "(src|dst)=($d_in|$d_out)( |\\+)" | head -n 1)
   [ -z "$flat" ] ||
     fail "$(printf 'expected: the pitched images copied with cudaMemcpy2D\nhappened: %s\nusual cause: one flat cudaMemcpy of W * H floats: on the device each row is followed by its padding, so from row 1 on the rows arrive shifted (row 1 starts with padding)' "$(call_text "$flat")")"
-  [ -n "$(calls fn=cudaMemcpy2D "dst=$d_in" "dpitch=$in_pitch" src=host "spitch=$rb" "width=$rb" "height=$h" kind=HostToDevice status=0)" ] ||
+  # The host image is pageable (host) or pinned (pinned#K) memory.
+  [ -n "$(calls fn=cudaMemcpy2D "dst=$d_in" "dpitch=$in_pitch" "spitch=$rb" "width=$rb" "height=$h" kind=HostToDevice status=0 | host_side src)" ] ||
     fail "$(printf 'expected: cudaMemcpy2D(d_in, %s, h_img, %s, %s, %s, cudaMemcpyHostToDevice): the device pitch, the host pitch, a row of %s floats in bytes, %s rows\nhappened: the 2-D copies were:\n%s\nusual cause: the width in floats, not bytes; the device pitch given for the host side (or the other way round); the kind reversed' \
       "$in_pitch" "$rb" "$rb" "$h" "$w" "$h" "$(calls_of cudaMemcpy2D)")"
-  [ -n "$(calls fn=cudaMemcpy2D dst=host "dpitch=$rb" "src=$d_out" "spitch=$out_pitch" "width=$rb" "height=$h" kind=DeviceToHost status=0)" ] ||
+  [ -n "$(calls fn=cudaMemcpy2D "dpitch=$rb" "src=$d_out" "spitch=$out_pitch" "width=$rb" "height=$h" kind=DeviceToHost status=0 | host_side dst)" ] ||
     fail "$(printf 'expected: cudaMemcpy2D(h_img, %s, d_out, %s, %s, %s, cudaMemcpyDeviceToHost): the result back into the host rows\nhappened: the 2-D copies were:\n%s\nusual cause: the two pitches swapped, the width in floats, or d_in copied back instead of d_out' \
       "$rb" "$out_pitch" "$rb" "$h" "$(calls_of cudaMemcpy2D)")"
 }
@@ -168,8 +172,8 @@ PROBE_QUESTIONS=(
   vol=$(call_field "$alloc" ptr)
   expect_printed "volume pitch: $(call_field "$alloc" pitch) bytes, $h rows a slice" \
     "the pitch and ysize printed are those cudaMalloc3D wrote into the cudaPitchedPtr"
-  [ -n "$(calls fn=cudaMemcpy3D "dst=$vol" src=host "width=$((w * 4))" "height=$h" "depth=$d" kind=HostToDevice status=0)" ] &&
-    [ -n "$(calls fn=cudaMemcpy3D dst=host "src=$vol" "width=$((w * 4))" "height=$h" "depth=$d" kind=DeviceToHost status=0)" ] ||
+  [ -n "$(calls fn=cudaMemcpy3D "dst=$vol" "width=$((w * 4))" "height=$h" "depth=$d" kind=HostToDevice status=0 | host_side src)" ] &&
+    [ -n "$(calls fn=cudaMemcpy3D "src=$vol" "width=$((w * 4))" "height=$h" "depth=$d" kind=DeviceToHost status=0 | host_side dst)" ] ||
     fail "$(printf 'expected: the whole volume copied in and out with cudaMemcpy3D (extent %s x %s x %s)\nhappened: its cudaMemcpy3D calls:\n%s\nusual cause: the extent in floats, the pointers swapped, or the kind reversed' "$((w * 4))" "$h" "$d" "$(calls_of cudaMemcpy3D)")"
   expect_printed "volume checked: $n of $n elements as expected" \
     "the copies must cover the whole extent, and the host side's pitch is its row's bytes"
