@@ -50,6 +50,9 @@ function span(p, bytes,   obj, off) {
 function extent(pitch) {  # a 2-D copy's bytes, first row to the end of the last (the rows between too)
   return field("height") > 0 ? pitch * (field("height") - 1) + field("width") : 0
 }
+function extent3(pitch, ysize) {  # a 3-D copy's bytes, first row of the first slice to the end of the last
+  return field("depth") > 0 && field("height") > 0 ? pitch * (ysize * (field("depth") - 1) + field("height") - 1) + field("width") : 0
+}
 function touch(x, where, writes,   w) {
   if (where == "") return
   split(where, w, " ")
@@ -71,7 +74,7 @@ BEGIN { nasked = split(asked, wanted, " ") }
 mode == "unfinished" { p = field("printed"); if (p != "" && p + 0 > at + 0) exit }
 $4 != 0 { next }
 $2 ~ /^cudaStreamCreate/ { if (int(field("flags")) % 2 == 1) nonblocking[field("stream")] = 1; next }
-($3 == "op" && field("stream") != "") || $2 ~ /^cudaMem(cpy|set)(2D)?$/ {
+($3 == "op" && field("stream") != "") || $2 ~ /^cudaMem(cpy|set)([23]D)?$/ {
   s = stream(); x = $1
   follow(x, last[s])
   for (t in last) if (tied(s, t)) follow(x, last[t])
@@ -81,7 +84,11 @@ $2 ~ /^cudaStreamCreate/ { if (int(field("flags")) % 2 == 1) nonblocking[field("
   last[s] = x; issued[++nissued] = x
   if (mode == "races" && $2 ~ /^cudaMem(cpy|set)/) {
     first = nacc + 1
-    if ($2 ~ /2D/) {
+    if ($2 ~ /3D/) {
+      touch(x, span(field("dst"), extent3(field("dpitch") != "" ? field("dpitch") : field("pitch"),
+                                          field("dysize") != "" ? field("dysize") : field("ysize"))), 1)
+      touch(x, span(field("src"), extent3(field("spitch"), field("sysize"))), 0)
+    } else if ($2 ~ /2D/) {
       touch(x, span(field("dst"), extent(field("dpitch") != "" ? field("dpitch") : field("pitch"))), 1)
       touch(x, span(field("src"), extent(field("spitch"))), 0)
     } else {
@@ -90,7 +97,7 @@ $2 ~ /^cudaStreamCreate/ { if (int(field("flags")) % 2 == 1) nonblocking[field("
     }
     races(x, first)
   }
-  if ($2 ~ /^cudaMemcpy(2D)?$/ && field("kind") !~ /DeviceToDevice/) point("0")
+  if ($2 ~ /^cudaMemcpy([23]D)?$/ && field("kind") !~ /DeviceToDevice/) point("0")
   next
 }
 $2 == "cudaDeviceSynchronize" { for (k = 1; k <= nissued; k++) finish(issued[k]); next }
