@@ -39,7 +39,7 @@ data_buffer() {
       *) why="the size is in bytes: n * sizeof(float)" ;;
     esac
     fail "$(printf 'expected: with n = %s, a cudaMalloc of %s bytes that succeeds\nhappened: the program %s; its cudaMalloc calls:\n%s\nusual cause: %s' \
-      "$1" "$bytes" "$RUN_HOW" "$(calls_of cudaMalloc)" "$why")"
+      "$1" "$bytes" "$RUN_HOW" "$(calls_of cudaMalloc)" "$why")" || return 1
   fi
   call_field "$rec" ptr
 }

@@ -31,7 +31,7 @@ run_chosen() { run_program --name "run-$(chosen_n)" -- "$(chosen_n)"; }
 fill_launch() {
   local rec
   rec=$(calls fn=cudaLaunchKernel kernel=fill status=0 | awk -F '\t' -v v="$1" '$7 ~ ("args=[^ ]*," v " ")' | head -n 1)
-  [ -n "$rec" ] || fail "$(printf 'expected: the provided slow_fill launch that writes %s\nhappened: the program %s and made no such launch\nusual cause: the provided code was edited away (make reset LESSON=3 restores the skeleton)' "$1" "$RUN_HOW")"
+  [ -n "$rec" ] || fail "$(printf 'expected: the provided slow_fill launch that writes %s\nhappened: the program %s and made no such launch\nusual cause: the provided code was edited away (make reset LESSON=3 restores the skeleton)' "$1" "$RUN_HOW")" || return 1
   printf '%s\n' "$rec"
 }
 

@@ -25,7 +25,7 @@ run_chosen() { run_program --name "run-$(chosen_n)" -- "$(chosen_n)"; }
 launch_of() {
   local rec
   rec=$(calls fn=cudaLaunchKernel "kernel=$1" status=0 | head -n 1)
-  [ -n "$rec" ] || fail "$(printf 'expected: the provided launch of %s\nhappened: the program %s and made no such launch\nusual cause: the provided code was edited away (make reset LESSON=5 restores the skeleton), or a call before it failed' "$1" "$RUN_HOW")"
+  [ -n "$rec" ] || fail "$(printf 'expected: the provided launch of %s\nhappened: the program %s and made no such launch\nusual cause: the provided code was edited away (make reset LESSON=5 restores the skeleton), or a call before it failed' "$1" "$RUN_HOW")" || return 1
   printf '%s\n' "$rec"
 }
 

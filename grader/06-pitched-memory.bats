@@ -42,7 +42,7 @@ images() {
            "$w") echo "the width is in bytes: W * sizeof(float), not W" ;;
            "") echo "the TODO of step 2 is not written yet" ;;
            *) echo "width is a row's bytes (W * sizeof(float)) and height the number of rows (H)" ;;
-         esac)")"
+         esac)")" || return 1
   fi
   head -n 2 <<<"$recs"
 }
