@@ -64,6 +64,7 @@ void tr_launch(struct tr_rec *r, const void *func, dim3 grid, dim3 block, void *
 
 /* what the call made or released */
 void tr_out_size(struct tr_rec *r, const char *key, const size_t *p);
+void tr_out_ms(struct tr_rec *r, const float *ms);
 void tr_new_alloc(struct tr_rec *r, enum tr_kind kind, void **ptr, size_t bytes);
 void tr_pitch(struct tr_rec *r, const size_t *pitch);
 void tr_free(struct tr_rec *r, const void *ptr, int kinds); /* kinds: the tr_kind values the call may release */
