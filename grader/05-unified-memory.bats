@@ -83,14 +83,7 @@ CPU_TIMED_N=262144
 # timed_ms LAUNCH FROM TO: the ms= of the first cudaEventElapsedTime after launch LAUNCH (and before call
 # TO) whose start event was last recorded at or before call FROM and whose end event after LAUNCH.
 timed_ms() {
-  trace_table
-  awk -F '\t' -v l="$1" -v from="$2" -v to="$3" '
-    function field(k,   v) { v = " " $7 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
-    $4 != 0 { next }
-    $2 == "cudaEventRecord" { at[field("event")] = $1 }
-    $2 == "cudaEventElapsedTime" && $1 > l && $1 < to && at[field("start")] <= from && at[field("end")] > l && field("ms") != "" {
-      print field("ms"); exit
-    }' "$RUN_DIR/calls.tsv"
+  elapsed_spans | awk -F '\t' -v l="$1" -v from="$2" -v to="$3" '$4 > l && $4 < to && $2 <= from && $3 > l { print $1; exit }'
 }
 
 # hint: Build it yourself with `make run LESSON=5`. nvcc 13 refuses CUDA 12's cudaMemPrefetchAsync(p,

@@ -262,3 +262,25 @@ expect_waited() {
     "$(for c in $late; do printf '    %s\n' "$(call_text "$(calls "n=$c")")"; done | head -n 4
       [ "$(wc -w <<<"$late")" -le 4 ] || printf '    ... (%s in all)' "$(wc -w <<<"$late")")" "$cause")"
 }
+
+# elapsed_spans: one line per cudaEventElapsedTime that returned 0, tab-separated: the ms it gave, the
+# call numbers of the last cudaEventRecord of its start and of its end event before it, and its own.
+# What a program prints as a time is checked against these, and what ran between two records is "timed".
+elapsed_spans() {
+  trace_table
+  awk -F '\t' '
+    function field(k,   v) { v = " " $7 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
+    $4 != 0 { next }
+    $2 == "cudaEventRecord" { at[field("event")] = $1 }
+    $2 == "cudaEventElapsedTime" && field("ms") != "" && (field("start") in at) && (field("end") in at) {
+      print field("ms") "\t" at[field("start")] "\t" at[field("end")] "\t" $1
+    }' "$RUN_DIR/calls.tsv"
+}
+
+# span_count START END [KEY=VALUE]...: how many calls with those fields (repeats included) the program
+# made after call START and before call END.
+span_count() {
+  local s=$1 e=$2
+  shift 2
+  calls "$@" | awk -F '\t' -v s="$s" -v e="$e" '$1 > s && $1 < e { t += $6 } END { print t + 0 }'
+}
