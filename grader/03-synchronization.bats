@@ -215,7 +215,7 @@ expect_pipeline() {
   done | awk '!seen[$1]++ { t[$1] = $2 } END { if (("serial" in t) && ("pipelined" in t)) print t["serial"], t["pipelined"] }')
   [ -n "$times" ] ||
     fail "$(printf 'expected: the serial run and the pipeline each timed by two events recorded around them (cudaEventRecord before, cudaEventRecord after, cudaEventElapsedTime)\nhappened: the elapsed-time calls were:\n%s\nusual cause: an event recorded on the wrong side of the work it times' "$(calls_of cudaEventElapsedTime)")"
-  speedup=$(awk -v t="$times" 'BEGIN { split(t, m, " "); printf "%.2f", m[2] > 0 ? m[1] / m[2] : 0 }')
+  speedup=$(awk -v t="$times" 'BEGIN { split(t, m, " "); printf "%.2f", (m[2] > 0 ? m[1] / m[2] : 0) }')
   line=$(grep -m1 '^serial: ' "$RUN_DIR/stdout" || true)
   awk -v t="$times" -v line="$line" 'BEGIN {
     split(t, m, " "); if (split(line, w, " ") < 7) exit 1

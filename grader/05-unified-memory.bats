@@ -256,7 +256,7 @@ timed_ms() {
   t1=$(timed_ms "$first" "$first" "$second") t2=$(timed_ms "$second" "$start" 999999999)
   [ -n "$t1" ] && [ -n "$t2" ] ||
     fail "$(printf 'expected: each timing a cudaEventElapsedTime of two events recorded around its add_one (the second from before its prefetch)\nhappened: the elapsed-time calls were:\n%s\nusual cause: an event recorded on the wrong side of the launch, or one timing not measured' "$(calls_of cudaEventElapsedTime)")"
-  ratio=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')
+  ratio=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
   awk -v a="$t1" -v b="$t2" -v line="$(grep -m1 '^first touch: ' "$RUN_DIR/stdout")" 'BEGIN {
     n = split(line, w, " "); if (n < 8) exit 1
     d1 = w[3] - a; d2 = w[6] - b; exit !(d1 < 0.006 && d1 > -0.006 && d2 < 0.006 && d2 > -0.006) }' ||

@@ -42,7 +42,9 @@ else
   ids=$(lesson_ids)
 fi
 backend_choose "$backend" || exit 2
-mkdir -p "$WB_BUILD"
+mkdir -p "$WB_BUILD" "$results"
+results=$(cd "$results" && pwd)
+[ -z "$work" ] || { mkdir -p "$work" && work=$(cd "$work" && pwd); }
 echo "backend: $WB_BACKEND ($WB_BACKEND_WHY)"
 # Tried once here, for every step of every lesson (the answer is exported).
 sandbox_available || echo "note: no sandbox ($WB_SANDBOX_WHY): your code runs with your own rights"
@@ -59,10 +61,12 @@ for id in $ids; do
   echo
   echo "lesson ${id%%-*} · $(lesson_title "$id") · $submission/$id/"
   export WB_LESSON=$id WB_SUBMISSION=$submission WB_WORK=${work:-$WB_BUILD/check/$WB_BACKEND}/$id
-  rm -rf "$WB_WORK"
+  rm -rf "$WB_WORK" && mkdir -p "$WB_WORK"
   # What the program printed reaches the report with its control characters made visible (an escape
   # sequence or a carriage return could repaint the screen over a FAIL line) and long lines cut.
-  bats --tap "$WB_ROOT/grader/$id.bats" 2>&1 |
+  # The steps run in the lesson's work folder: nothing a grader writes by a relative name lands in the
+  # repository.
+  (cd "$WB_WORK" && bats --tap "$WB_ROOT/grader/$id.bats") 2>&1 |
     LC_ALL=C sed -u -e 's/\x1b/\\e/g' -e 's/\r/\\r/g' -e 's/[\x01-\x08\x0b-\x1f\x7f]/?/g' \
       -e 's/^\(.\{400\}\).\{1,\}$/\1 [cut]/' |
     "$WB_ROOT/grader/report.sh" "$id" "$results/$id.tsv" | tee "$WB_BUILD/report.txt" ||

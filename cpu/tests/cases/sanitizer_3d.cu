@@ -1,13 +1,14 @@
 // fact: Pitched memory: under compute-sanitizer memcheck a cudaMemcpy3D or cudaMemset3D past its allocation is
 // reported as the 2-D ones are ("Program hit cudaErrorInvalidValue (error 1) ... on CUDA API call to ..."),
-// and the program exits with --error-exitcode.
+// and the program exits with --error-exitcode. A cudaGetLastError that returns the last of them is one more.
 // test-sanitizer: --tool memcheck --error-exitcode 9
 // test-status: 9
 // test-stderr: Program hit cudaErrorInvalidValue \(error 1\) due to "invalid argument" on CUDA API call to cudaMemcpy2D\.
 // test-stderr: Program hit cudaErrorInvalidValue \(error 1\) due to "invalid argument" on CUDA API call to cudaMemset2D\.
 // test-stderr: Program hit cudaErrorInvalidValue \(error 1\) due to "invalid argument" on CUDA API call to cudaMemcpy3D\.
 // test-stderr: Program hit cudaErrorInvalidValue \(error 1\) due to "invalid argument" on CUDA API call to cudaMemset3D\.
-// test-stderr: ERROR SUMMARY: 4 errors
+// test-stderr: Program hit cudaErrorInvalidValue \(error 1\) due to "invalid argument" on CUDA API call to cudaGetLastError\.
+// test-stderr: ERROR SUMMARY: 5 errors
 #include <string.h>
 #include "check.h"
 
@@ -35,7 +36,7 @@ int main(void)
     check("cudaMemcpy3D within it returns 0", cudaMemcpy3D(&p), 0);
     check("cudaMemset3D within it returns 0", cudaMemset3D(d, 0, volume), 0);
     check("cudaDeviceSynchronize returns 0", cudaDeviceSynchronize(), 0);
-    cudaGetLastError();
+    check("cudaGetLastError returns the last failure's 1", cudaGetLastError(), 1);
     cudaFree(d.ptr);
     return 0;
 }
