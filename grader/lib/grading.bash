@@ -377,11 +377,13 @@ expect_no_invalid_frees() {
 # --- the out-of-memory contract ------------------------------------------------------------------
 
 # failed_call: the record of the call that failed in the last run: the one the trace failed on purpose,
-# else the first allocation that ran out of memory. Nothing when no call failed.
+# else the first allocation that ran out of memory (or cublasCreate's). Nothing when no call failed.
 failed_call() {
   local rec
   rec=$(calls injected=1 | head -n 1)
   [ -n "$rec" ] || rec=$(calls class=alloc status=2 | head -n 1)
+  # cuBLAS out of its own memory (the grader left too little for it): CUBLAS_STATUS_ALLOC_FAILED.
+  [ -n "$rec" ] || rec=$(calls fn=cublasCreate status=3 | head -n 1)
   printf '%s\n' "$rec"
 }
 
@@ -406,7 +408,7 @@ contract_kept() {
     return 1
   fi
   fn=$(call_field "$rec" fn) bytes=$(call_field "$rec" bytes) code=$(call_field "$rec" status)
-  string=$(error_string "$code")
+  string=$(error_string "$code" "$fn")
   lines=$(grep -c '^error: ' "$RUN_DIR/stderr" || true)
   line=$(grep -m1 '^error: ' "$RUN_DIR/stderr" || true)
   if [ "$lines" -ne 1 ]; then
@@ -425,7 +427,7 @@ contract_kept() {
     return 1
   fi
   if [[ $line != *": $string" ]]; then
-    echo "its line does not end with CUDA's string for error $code, \": $string\": $line"
+    echo "its line does not end with $([[ $fn == cublas* ]] && echo "cuBLAS's string for status" || echo "CUDA's string for error") $code, \": $string\": $line"
     return 1
   fi
   # The bytes, or a shape whose product they are ("of 4004 x 300 bytes", as lesson 06 writes rows).
@@ -539,7 +541,7 @@ fault_sweep() {
     failed=$(failed_call)
     RUN_DIR=$count_dir
     fail "$(printf 'expected: when a CUDA call fails, the program prints one "error: ..." line naming it, releases what it holds and exits with status 1 (%s call sites of this run swept, %s kept the contract)\nhappened: made to fail with error %s (%s), %s; %s\nusual cause: an unchecked return value, an exit() or return that skips the cleanup, or a cleanup that misses a buffer' \
-      "$total" "$((k - 1))" "$(call_field "$failed" status)" "$(error_string "$(call_field "$failed" status)")" \
+      "$total" "$((k - 1))" "$(call_field "$failed" status)" "$(error_string "$(call_field "$failed" status)" "$(call_field "$failed" fn)")" \
       "$(call_site_text "$site")" "$why")"
   done
 }

@@ -138,13 +138,22 @@ expect_call() {
 # first_n [KEY=VALUE]...: the order number of the first call with those fields (nothing when none).
 first_n() { calls "$@" | head -n 1 | cut -f1; }
 
-# error_name CODE: cudaGetErrorName of CODE, from CUDA 13.0's table (cpu/include/cudawb/errors.def).
+# error_name CODE [FN]: cudaGetErrorName of CODE, from CUDA 13.0's table (cpu/include/cudawb/errors.def);
+# for a cuBLAS call FN, cublasGetStatusName's (cpu/include/cudawb/cublas_status.def).
 error_name() {
-  sed -n "s/^CUDAWB_ERROR($1, \([A-Za-z0-9_]*\),.*/\1/p" "$WB_ROOT/cpu/include/cudawb/errors.def"
+  if [[ ${2:-} == cublas* ]]; then
+    sed -n "s/^CUDAWB_CUBLAS_STATUS($1, \([A-Z0-9_]*\),.*/\1/p" "$WB_ROOT/cpu/include/cudawb/cublas_status.def"
+  else
+    sed -n "s/^CUDAWB_ERROR($1, \([A-Za-z0-9_]*\),.*/\1/p" "$WB_ROOT/cpu/include/cudawb/errors.def"
+  fi
 }
-# error_string CODE: cudaGetErrorString of CODE.
+# error_string CODE [FN]: cudaGetErrorString of CODE (cublasGetStatusString's for a cuBLAS call FN).
 error_string() {
-  sed -n "s/^CUDAWB_ERROR($1, [A-Za-z0-9_]*, \"\(.*\)\")$/\1/p" "$WB_ROOT/cpu/include/cudawb/errors.def"
+  if [[ ${2:-} == cublas* ]]; then
+    sed -n "s/^CUDAWB_CUBLAS_STATUS($1, [A-Z0-9_]*, \"\(.*\)\")$/\1/p" "$WB_ROOT/cpu/include/cudawb/cublas_status.def"
+  else
+    sed -n "s/^CUDAWB_ERROR($1, [A-Za-z0-9_]*, \"\(.*\)\")$/\1/p" "$WB_ROOT/cpu/include/cudawb/errors.def"
+  fi
 }
 
 # expect_answers QUESTION|FILTER[|then]...: a probe's printed answers, each checked against the call that
@@ -178,7 +187,7 @@ expect_answers() {
       END { if (two) print (before != "" ? before : first); else print (last != "" ? last : first) }')
     [ -n "$rec" ] || [ "$judge" = 1 ] || continue
     [ -n "$rec" ] || fail "$(printf 'expected: the answer "%s" comes from a call %s made by the program before it printed the line\nhappened: it printed the answer, but made no such call (after the previous question'"'"'s)\nusual cause: an answer typed in instead of asked of the runtime, or a call with other pointers or another kind than the question names' "$line" "${filter#fn=}")"
-    name=$(error_name "$(call_field "$rec" status)")
+    name=$(error_name "$(call_field "$rec" status)" "$(call_field "$rec" fn)")
     [ "$judge" = 0 ] || [ "$printed" = "$name" ] || fail "$(printf 'expected: "%s..." prints what the call returned: %s\nhappened: it printed "%s"; the call %s returned %s\nusual cause: an answer typed in, or the result of another call printed' "$question" "$name" "$printed" "$(call_text "$rec")" "$name")"
     if [ -n "$pair" ]; then
       # shellcheck disable=SC2086

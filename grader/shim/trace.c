@@ -384,6 +384,7 @@ void tr_ptr(struct tr_rec *r, const char *key, const void *p)
 void tr_size(struct tr_rec *r, const char *key, size_t n) { add(r, "%s%s=%lu", r->len ? " " : "", key, (unsigned long)n); }
 void tr_uint(struct tr_rec *r, const char *key, unsigned int v) { add(r, "%s%s=%u", r->len ? " " : "", key, v); }
 void tr_int(struct tr_rec *r, const char *key, int v) { add(r, "%s%s=%d", r->len ? " " : "", key, v); }
+void tr_text(struct tr_rec *r, const char *key, const char *v) { add(r, "%s%s=%s", r->len ? " " : "", key, v); }
 
 /* Where a prefetch sends memory or an advice applies: "device:0", "host", "hostnuma:1", else "type:id". */
 void tr_location(struct tr_rec *r, const char *key, struct cudaMemLocation loc)

@@ -48,6 +48,7 @@ void tr_ptr(struct tr_rec *r, const char *key, const void *p);
 void tr_size(struct tr_rec *r, const char *key, size_t n);
 void tr_uint(struct tr_rec *r, const char *key, unsigned int v);
 void tr_int(struct tr_rec *r, const char *key, int v);
+void tr_text(struct tr_rec *r, const char *key, const char *v); /* a word without spaces */
 void tr_location(struct tr_rec *r, const char *key, struct cudaMemLocation loc);
 void tr_advice(struct tr_rec *r, int advice);
 void tr_attributes(struct tr_rec *r, const struct cudaPointerAttributes *a);
@@ -75,6 +76,7 @@ void tr_end_event(struct tr_rec *r, cudaEvent_t e);
 void tr_handle(struct tr_rec *r, int delta); /* cuBLAS handles */
 
 int tr_setting_fail_cublas_create(void); /* CUDAWB_FAIL_CUBLAS_CREATE=1 (cublas.c) */
+void tr_leave_free(void); /* CUDAWB_CUBLAS_LEAVE_FREE_MB=N: fills device memory to leave N MiB free, once */
 int tr_setting_no_kernel_args(void);     /* CUDAWB_NO_KERNEL_ARGS=1: launches recorded without arguments */
 
 /* provided by wrappers.c: failures made by the real runtime, so its last-error state says the same */

@@ -17,6 +17,7 @@
 #define A0 (cudawb_at)
 #define TR_SITE cudawb_at.file, cudawb_at.line, NULL
 #define TR_HERE , cudawb_site()
+#define TR_HERE0 cudawb_site()
 #else
 #define P(...) (__VA_ARGS__)
 #define A(...) (__VA_ARGS__)
@@ -24,6 +25,7 @@
 #define A0 ()
 #define TR_SITE NULL, 0, __builtin_return_address(0)
 #define TR_HERE
+#define TR_HERE0
 #endif
 
 #endif

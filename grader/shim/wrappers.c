@@ -49,6 +49,30 @@ cudaError_t tr_real_out_of_memory(void)
     return err;
 }
 
+/* The grader's way to a real CUBLAS_STATUS_ALLOC_FAILED (gpu-facts.md: cublasCreate needs about 68 MiB of
+ * device memory and fails with 64 MiB free): before the first cublasCreate, allocate through the real
+ * runtime, untraced and never freed (the process ends soon), until at most CUDAWB_CUBLAS_LEAVE_FREE_MB MiB
+ * are free. A chunk that does not fit is halved; the last error is left at 0. */
+void tr_leave_free(void)
+{
+    static int done;
+    const char *s = getenv("CUDAWB_CUBLAS_LEAVE_FREE_MB");
+    size_t want, free_b = 0, total = 0, chunk;
+    void *p;
+    if (done || s == NULL || *s == 0)
+        return;
+    done = 1;
+    want = (size_t)strtoul(s, NULL, 10) << 20;
+    while (__real_cudaMemGetInfo(&free_b, &total TR_HERE) == cudaSuccess && free_b > want) {
+        for (chunk = free_b - want; chunk >= ((size_t)1 << 20); chunk /= 2)
+            if (__real_cudaMalloc(&p, chunk TR_HERE) == cudaSuccess)
+                break;
+        if (chunk < ((size_t)1 << 20))
+            break;
+    }
+    (void)__real_cudaGetLastError(TR_HERE0);
+}
+
 cudaError_t tr_real_invalid_value(void)
 {
     cudaError_t err = __real_cudaMalloc(NULL, 16 TR_HERE); /* gpu-facts.md: 1, and sets the last error */

@@ -1,0 +1,310 @@
+#!/usr/bin/env bats
+# Grader for lesson 07, cuBLAS: one @test per graded step, its points in its name.
+# The "# hint:" lines above a step are what `make hint LESSON=7` prints while the step is not passed.
+
+setup_file() {
+  load lib/grading
+  lesson_setup_file
+}
+
+setup() {
+  load lib/grading
+}
+
+# The calls the TODOs add: the handle and the product. The memory checker and the failure sweep grade how
+# the work is done, so they need it done (expect_lesson_work).
+LESSON_WORK="cublasCreate=1 cublasSgemm=1"
+
+# The speed-up cublasSgemm must show over the provided naive kernel at 4096 x 4096 on a GPU (the H200:
+# about 53x; the threshold holds in every run measured there, tests/gpu/README.md).
+MIN_SPEEDUP=10
+GPU_TIMED_N=4096
+CPU_TIMED_N=48
+
+# The product the grader asks for, chosen when grading starts (chosen_n): A is M x K, B is K x N, none
+# of them square or a round number: 101..300 rows, 51..200 columns, 31..130 inner terms.
+mat_m() { echo $(( $(chosen_n) % 200 + 101 )); }
+mat_n() { echo $(( $(chosen_n) % 150 + 51 )); }
+mat_k() { echo $(( $(chosen_n) % 100 + 31 )); }
+run_chosen() { run_program --name "run-$(mat_m)x$(mat_n)x$(mat_k)" -- "$(mat_m)" "$(mat_n)" "$(mat_k)"; }
+
+# expected_checksum M N K: the weighted sum of row-major C = A B (kernels/gemm.cuh: a_value, b_value,
+# checksum_weight), computed here from the formulas: sum over l of (sum_i a(i,l) u(i)) (sum_j b(l,j) v(j)).
+expected_checksum() {
+  awk -v m="$1" -v n="$2" -v k="$3" 'BEGIN {
+    for (l = 0; l < k; l++) {
+      u = 0; for (i = 0; i < m; i++) u += ((i * 7 + l * 3) % 9 - 2) * (i % 13 + 1)
+      v = 0; for (j = 0; j < n; j++) v += ((l * 5 + j * 2) % 7 - 1) * (j % 11 + 1)
+      s += u * v
+    }
+    printf "%.0f\n", s }'
+}
+
+# expect_checksum M N K WHAT: the last run printed the right "checksum: S" line for M x K times K x N.
+expect_checksum() {
+  local want line
+  want=$(expected_checksum "$1" "$2" "$3")
+  line=$(grep -m1 '^checksum: ' "$RUN_DIR/stdout" || true)
+  [ "$line" = "checksum: $want" ] && return 0
+  fail "$(printf 'expected: "checksum: %s", the weighted sum of C = A B for A %s x %s and B %s x %s (%s)\nhappened: %s\nusual cause: %s' \
+    "$want" "$1" "$3" "$3" "$2" "$4" "${line:-no checksum line; the program $RUN_HOW}" \
+    "row-major arrays handed to cuBLAS as they are: cuBLAS reads them column-major, as A^T and B^T, and computes another product. Ask for C^T = B^T A^T (B first, then A, dimensions n, m, k) or use the transposes, with each leading dimension the length of a column-major column")" ||
+    return 1
+}
+
+# The buffer a record's field names, without its offset: "alloc#3".
+buffer_of() { call_field "$1" "$2" | sed 's/+.*//'; }
+
+# copy_back GEMM: the first call after cublasSgemm record GEMM that copies the gemm's output to the host.
+copy_back() {
+  local c
+  c=$(buffer_of "$1" C)
+  calls status=0 | awk -F '\t' -v after="$(call_field "$1" n)" -v c="$c" '
+    $1 > after && $2 ~ /^(cublasGetMatrix|cublasGetMatrixAsync|cublasGetVector|cublasGetVectorAsync|cudaMemcpy|cudaMemcpyAsync|cudaMemcpy2D|cudaMemcpy2DAsync)$/ &&
+      (" " $7 " ") ~ (" src=" c "[ +]") { print; exit }'
+}
+
+# peak_device_bytes: the most device memory the last run held at once, by its cudaMalloc and cudaFree calls.
+peak_device_bytes() {
+  trace_table
+  awk -F '\t' '
+    function field(k,   v) { v = " " $7 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
+    $4 != 0 { next }
+    $2 == "cudaMalloc" || $2 == "cudaMallocPitch" || $2 == "cudaMallocManaged" { b = field("bytes"); held[field("ptr")] = b; now += b; if (now > peak) peak = now }
+    $2 == "cudaFree" { p = field("ptr"); now -= held[p]; delete held[p] }
+    END { print peak + 0 }' "$RUN_DIR/calls.tsv"
+}
+
+# The probe's questions, and the trace record that must have produced each answer.
+PROBE_QUESTIONS=(
+  "cublasSetMatrix of 4 x 2 floats with lda 2|fn=cublasSetMatrix rows=4 cols=2 lda=2"
+  "cublasSetVector with incy 0|fn=cublasSetVector incy=0"
+  "cublasSgemm with m = -1|fn=cublasSgemm mnk=-1x2x2"
+  "cublasSgemm with k = 0|fn=cublasSgemm mnk=2x2x0"
+  "cublasSgemm on a NULL handle|fn=cublasSgemm handle=null"
+)
+
+# The budget the grader gives --budget: B (K x N floats) and a third of A's rows and C's, plus 7: the one-
+# shot product does not fit, and the blocks do not divide M.
+budget_rows() { echo $(( $(mat_m) / 3 + 7 )); }
+budget_bytes() { echo $(( 4 * ($(mat_k) * $(mat_n) + $(budget_rows) * ($(mat_k) + $(mat_n))) )); }
+run_budget() {
+  run_program --name "${1:-budget}" ${2:+--env "$2"} -- --budget "$(budget_bytes)" "$(mat_m)" "$(mat_n)" "$(mat_k)"
+}
+
+@test "step 1: compiles cleanly, without warnings (1 point)" {
+  expect_clean_build
+}
+
+# hint: cuBLAS reads every matrix column-major: the row-major m x k array A is, to it, A^T (k x m). Ask for
+# hint: C^T = B^T A^T: cublasSgemm(handle, N, N, n, m, k, &one, d_b, n, d_a, k, &zero, d_c, n).
+@test "step 2: multiplies row-major matrices as column-major cuBLAS sees them (3 points)" {
+  local gemm back
+  require_program
+  run_chosen
+  expect_exit 0
+  gemm=$(calls fn=cublasSgemm status=0 | tail -n 1)
+  [ -n "$gemm" ] ||
+    fail "$(printf 'expected: the product computed by cublasSgemm\nhappened: no cublasSgemm returned 0:\n%s\nusual cause: the TODO of step 2 is not written yet' "$(calls_of cublasSgemm)")"
+  back=$(copy_back "$gemm")
+  [ -n "$back" ] ||
+    fail "$(printf 'expected: after the cublasSgemm, its output (C=%s) copied back to the host (cublasGetMatrix, or cudaMemcpy)\nhappened: no call copies %s to the host after it\nusual cause: the result read from another buffer, or not copied back at all' "$(buffer_of "$gemm" C)" "$(buffer_of "$gemm" C)")"
+  expect_checksum "$(mat_m)" "$(mat_n)" "$(mat_k)" "the grader's product"
+}
+
+# hint: Create the handle once, before the big buffers (the library takes about 68 MiB of device memory
+# hint: there), use it for every call, and destroy it once, after the last call that uses it.
+@test "step 3: creates one handle before the buffers, and destroys it after its last use (2 points)" {
+  local creates create first_alloc destroys last_use
+  require_program
+  run_chosen
+  expect_exit 0
+  creates=$(calls fn=cublasCreate status=0)
+  [ "$(grep -c . <<<"$creates")" = 1 ] ||
+    fail "$(printf 'expected: one cublasCreate, one handle for every call\nhappened: %s handles were created:\n%s\nusual cause: a handle created per call or per block (each costs a creation, and the first one its ~68 MiB)' "$(grep -c . <<<"$creates")" "$(calls_of cublasCreate)")"
+  create=$(call_field "$creates" n)
+  first_alloc=$(first_n fn=cudaMalloc status=0)
+  [ -z "$first_alloc" ] || [ "$create" -lt "$first_alloc" ] ||
+    fail "$(printf 'expected: the handle created before the matrices are allocated\nhappened: %s came after %s\nusual cause: cublasCreate after the cudaMalloc calls: with the buffers in place, the library may not find the memory it needs (CUBLAS_STATUS_ALLOC_FAILED)' "$(call_site_text "$creates")" "$(call_site_text "$(calls "n=$first_alloc")")")"
+  destroys=$(calls fn=cublasDestroy status=0)
+  [ "$(grep -c . <<<"$destroys")" = 1 ] ||
+    fail "$(printf 'expected: the handle destroyed once, at the end\nhappened: %s cublasDestroy call(s) returned 0:\n%s\nusual cause: the cleanup code skips cublasDestroy' "$(grep -c . <<<"$destroys")" "$(calls_of cublasDestroy)")"
+  last_use=$(calls | awk -F '\t' '$2 ~ /^cublas/ && $2 != "cublasDestroy" && $7 ~ /handle=handle#1( |$)/ { n = $1 } END { print n + 0 }')
+  [ "$(call_field "$destroys" n)" -gt "$last_use" ] ||
+    fail "$(printf 'expected: the handle destroyed after the last call that uses it\nhappened: %s, and then %s\nusual cause: cublasDestroy before the last cuBLAS call (a destroyed handle makes it fail with CUBLAS_STATUS_EXECUTION_FAILED)' "$(call_site_text "$destroys")" "$(call_site_text "$(calls "n=$last_use")")")"
+  [ -z "$(calls | awk -F '\t' '$2 ~ /^cublas/ && $7 ~ /handle=/ && $7 !~ /handle=(handle#1|null)( |$)/')" ] ||
+    fail "expected: every cuBLAS call made with the one handle; happened: $(calls | awk -F '\t' '$2 ~ /^cublas/ && $7 ~ /handle=/ && $7 !~ /handle=handle#1( |$)/' | head -n 1 | cut -f2,5,7)"
+}
+
+# hint: cublasSetStream(handle, stream) puts the library's work into your stream; an Async copy back is
+# hint: only queued: cudaStreamSynchronize(stream) before the host reads it.
+@test "step 4: runs the library's work in the program's stream, and waits before reading (2 points)" {
+  local set stream gemm back printed wait
+  require_program
+  run_chosen
+  expect_exit 0
+  set=$(calls fn=cublasSetStream status=0 | head -n 1)
+  stream=$(call_field "$set" stream)
+  [ -n "$set" ] && [ "$stream" != 0 ] ||
+    fail "$(printf 'expected: cublasSetStream with a stream the program created, so that cuBLAS works in the same stream as the copies\nhappened: %s\nusual cause: no cublasSetStream: cuBLAS then uses the legacy default stream, which waits for every other stream' "$(calls_of cublasSetStream)")"
+  gemm=$(calls fn=cublasSgemm status=0 | tail -n 1)
+  [ -n "$gemm" ] && [ "$(call_field "$gemm" n)" -gt "$(call_field "$set" n)" ] ||
+    fail "expected: the product computed after cublasSetStream; happened: $(calls_of cublasSgemm | head -n 1)"
+  back=$(copy_back "$gemm")
+  [ -n "$back" ] || fail "expected: the product's output copied back to the host; happened: no such copy (step 2)"
+  # A copy that returns only when done needs no wait; a queued one (Async) must be waited for.
+  if [[ $(call_field "$back" fn) == *Async ]]; then
+    [ "$(call_field "$back" stream)" = "$stream" ] ||
+      fail "$(printf 'expected: the copy back queued in the stream cuBLAS works in (%s)\nhappened: %s\nusual cause: the copy on another stream, which does not wait for the product' "$stream" "$(call_text "$back")")"
+    printed=$(printed_at "checksum: ")
+    wait=$(calls status=0 | awk -F '\t' -v after="$(call_field "$back" n)" -v s="$stream" -v at="${printed:-999999999}" '
+      function field(k,   v) { v = " " $7 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
+      $1 > after && field("printed") + 0 <= at + 0 && ($2 == "cudaDeviceSynchronize" || ($2 == "cudaStreamSynchronize" && field("stream") == s) || $2 == "cudaEventSynchronize" || $2 ~ /^cudaMemcpy(2D)?$/) { print; exit }')
+    [ -n "$wait" ] ||
+      fail "$(printf 'expected: the host waits for the stream after the copy back and before it reads the result\nhappened: %s returned at once, and the checksum was printed with no synchronize after it\nusual cause: the cudaStreamSynchronize missing, or before the copy back' "$(call_text "$back")")"
+  fi
+}
+
+# hint: Each answer is cublasGetStatusName of the status the call returned: ask cuBLAS, do not type it.
+@test "step 5: answers the probe's questions as cuBLAS does (3 points)" {
+  require_program
+  run_program --name probe -- --probe
+  expect_exit 0
+  expect_answers "${PROBE_QUESTIONS[@]}"
+  expect_output "$(expected_file probe.out)" \
+    "a question asked with other arguments than it names"
+}
+
+# hint: In the default pointer mode (host) alpha and beta are host pointers; after cublasSetPointerMode
+# hint: (CUBLAS_POINTER_MODE_DEVICE) they must point to device memory.
+@test "step 6: passes its scalars where the pointer mode says they are (2 points)" {
+  local bad
+  require_program
+  run_chosen
+  expect_exit 0
+  bad=$(calls | awk -F '\t' '
+    function field(k,   v) { v = " " $7 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
+    $2 == "cublasSetPointerMode" && $4 == 0 { mode[field("handle")] = field("mode"); next }
+    $2 ~ /^cublas/ {
+      m = mode[field("handle")]; if (m == "") m = "host"
+      split("alpha beta result", keys, " ")
+      for (i = 1; i <= 3; i++) {
+        v = field(keys[i]); if (v == "") continue
+        onhost = (v == "host" || v ~ /^pinned#/)
+        if ((m == "host") != onhost) { print $2 " at " $5 ": " keys[i] "=" v " in " m " pointer mode"; exit }
+      }
+    }')
+  [ -z "$bad" ] ||
+    fail "$(printf 'expected: every scalar a host pointer in host pointer mode, a device pointer in device pointer mode\nhappened: %s\nusual cause: CUBLAS_POINTER_MODE_DEVICE with alpha on the host: the call returns 0, then the GPU reads a host address and the context is lost (700)' "$bad")"
+}
+
+# hint: Free every buffer and destroy the handle and the stream in the cleanup block every path reaches.
+@test "step 7: frees every buffer once and destroys its handle and stream (2 points)" {
+  require_program
+  run_chosen
+  expect_exit 0
+  expect_no_leaks
+  expect_no_invalid_frees
+  run_budget
+  expect_exit 0
+  expect_no_leaks
+  expect_no_invalid_frees
+}
+
+# hint: The memory checker reports any access outside an allocation: a leading dimension larger than the
+# hint: buffer's column, or a block past the last row.
+@test "step 8: runs clean under the memory checker (2 points)" {
+  require_program
+  expect_memcheck_clean 61 37 23
+}
+
+# hint: Keep B on the device, and pass A and C through in blocks of rows: as many as the budget allows
+# hint: (the last block is what is left). When a block's cudaMalloc runs out of memory, free, halve, retry.
+@test "step 9: multiplies under a device-memory budget, in blocks, and retries smaller (2 points)" {
+  local peak gemms mallocs n recovered=0 line why
+  require_program
+  run_budget
+  expect_exit 0
+  expect_checksum "$(mat_m)" "$(mat_n)" "$(mat_k)" "with --budget $(budget_bytes)"
+  peak=$(peak_device_bytes)
+  [ "$peak" -le "$(budget_bytes)" ] ||
+    fail "$(printf 'expected: never more than the budget, %s bytes, of device memory held at once\nhappened: %s bytes were (by its cudaMalloc and cudaFree calls)\nusual cause: the whole of A or C allocated at once, or a block size computed without B' "$(budget_bytes)" "$peak")"
+  gemms=$(calls fn=cublasSgemm status=0 | grep -c . || true)
+  [ "$gemms" -ge 2 ] ||
+    fail "expected: the product in blocks, several cublasSgemm calls; happened: $gemms"
+  # Each allocation of the run fails once, by turns: the program gets the product with smaller blocks, or
+  # (when nothing smaller can help) keeps the out-of-memory contract. At least one must be a recovery.
+  mallocs=$(calls fn=cudaMalloc status=0 | cut -f1)
+  for n in $mallocs; do
+    run_budget "budget-fail-$n" "CUDAWB_FAIL_CALL=$n"
+    if [ "$RUN_NORMAL" = 1 ] && [ "$RUN_STATUS" = 0 ]; then
+      line=$(grep -m1 '^checksum: ' "$RUN_DIR/stdout" || true)
+      [ "$line" = "checksum: $(expected_checksum "$(mat_m)" "$(mat_n)" "$(mat_k)")" ] ||
+        fail "$(printf 'expected: after a failed allocation the product still right, in smaller blocks\nhappened: with call %s failed, it printed %s\nusual cause: the retry does not start over with the smaller block' "$n" "${line:-no checksum}")"
+      why=$(leaks_beyond "") ; [ -z "$why" ] ||
+        fail "$(printf 'expected: an attempt that failed gives back what it took before the retry\nhappened: with call %s failed, still alive at exit:\n%s\nusual cause: the retry allocates again without freeing the first buffer of the failed attempt' "$n" "$why")"
+      recovered=1
+    else
+      why=$(contract_kept located) ||
+        fail "$(printf 'expected: a failed allocation of the budgeted product either retried with a smaller block or reported (one "error: ..." line, everything freed, status 1)\nhappened: with call %s failed, %s' "$n" "$why")"
+    fi
+  done
+  [ "$recovered" = 1 ] ||
+    fail "expected: at least one failed block allocation answered by a smaller block, and the product computed; happened: every failed allocation ended the program"
+}
+
+# hint: Time each product between two events recorded in the stream (cudaEventRecord, cudaEventSynchronize,
+# hint: cudaEventElapsedTime) and print the times the events gave.
+@test "step 10: cublasSgemm is at least 10x the naive kernel (2 points)" {
+  local n args=(--timed) spans naive blas ratio line
+  require_program
+  n=$GPU_TIMED_N
+  [ "$WB_BACKEND" = gpu ] || { n=$CPU_TIMED_N; args+=("$n"); }
+  run_program --name timed -- "${args[@]}"
+  expect_exit 0
+  expect_no_leaks
+  grep -qx "naive kernel and cublasSgemm on $n x $n floats agree: yes" "$RUN_DIR/stdout" ||
+    fail "$(printf 'expected: "naive kernel and cublasSgemm on %s x %s floats agree: yes" (whole numbers: the two products are equal to the bit)\nhappened: %s' "$n" "$n" "$(grep -m1 'agree' "$RUN_DIR/stdout" || echo "no such line; the program $RUN_HOW")")"
+  # The times are the ones the events measured, as the trace recorded them: the span with the naive
+  # kernel's launch, and the span with one cublasSgemm over all n x n.
+  spans=$(elapsed_spans | while IFS=$'\t' read -r ms s e _; do
+    [ "$(span_count "$s" "$e" fn=cudaLaunchKernel kernel=naive_sgemm status=0)" -ge 1 ] && echo "naive $ms"
+    [ "$(span_count "$s" "$e" fn=cublasSgemm "mnk=${n}x${n}x${n}" status=0)" = 1 ] && echo "cublas $ms"
+  done | awk '!seen[$1]++ { t[$1] = $2 } END { if (("naive" in t) && ("cublas" in t)) print t["naive"], t["cublas"] }')
+  [ -n "$spans" ] ||
+    fail "$(printf 'expected: the naive kernel and one cublasSgemm each timed by two events recorded around them\nhappened: the elapsed-time calls were:\n%s\nusual cause: an event recorded on the wrong side of the work, or in another stream' "$(calls_of cudaEventElapsedTime)")"
+  read -r naive blas <<<"$spans"
+  ratio=$(awk -v a="$naive" -v b="$blas" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')
+  line=$(grep -m1 '^naive: ' "$RUN_DIR/stdout" || true)
+  awk -v a="$naive" -v b="$blas" -v line="$line" 'BEGIN {
+    if (split(line, w, " ") < 7) exit 1; d1 = w[2] - a; d2 = w[5] - b
+    exit !(d1 < 0.0006 && d1 > -0.0006 && d2 < 0.0006 && d2 > -0.0006) }' ||
+    fail "$(printf 'expected: "naive: %.3f ms, cublasSgemm: %.3f ms, speed-up: %sx", the times cudaEventElapsedTime gave\nhappened: %s\nusual cause: the times printed are not the ones measured' "$naive" "$blas" "$ratio" "${line:-no such line}")"
+  require_real_gpu "the ratio of two kernel times"
+  awk -v r="$ratio" -v min="$MIN_SPEEDUP" 'BEGIN { exit !(r >= min) }' ||
+    fail "$(printf 'expected: cublasSgemm at least %sx as fast as the naive kernel\nhappened: %s ms against %s ms, %sx\nusual cause: the first cublasSgemm timed (it loads the library'"'"'s kernels), or the events in another stream than the work' \
+      "$MIN_SPEEDUP" "$naive" "$blas" "$ratio")"
+}
+
+# hint: Check every call: CHECK_CUDA for the runtime, CHECK_CUBLAS (cublasGetStatusName and
+# hint: cublasGetStatusString) for cuBLAS, whose CUBLAS_STATUS_ALLOC_FAILED is not a CUDA error.
+@test "step 11: survives running out of device memory, in the runtime and in cuBLAS (3 points)" {
+  local why rec
+  require_program
+  # The library's own out-of-memory: device memory filled until 32 MiB are left before the first
+  # cublasCreate (it needs about 68), a real CUBLAS_STATUS_ALLOC_FAILED on the GPU and the CPU backend.
+  run_program --name cublas-oom --env CUDAWB_CUBLAS_LEAVE_FREE_MB=32 -- "$(mat_m)" "$(mat_n)" "$(mat_k)"
+  rec=$(calls fn=cublasCreate | head -n 1)
+  [ "$(call_field "$rec" status)" = 3 ] ||
+    fail "$(printf 'expected: with 32 MiB of device memory left, cublasCreate returns 3 (CUBLAS_STATUS_ALLOC_FAILED)\nhappened: %s\nusual cause: the handle is not created by the program'"'"'s first cuBLAS call' "$(calls_of cublasCreate)")"
+  why=$(contract_kept located) ||
+    fail "$(printf 'expected: cublasCreate failing with CUBLAS_STATUS_ALLOC_FAILED, the program prints one "error: gemm.cu:LINE: cublasCreate(&handle) failed: CUBLAS_STATUS_ALLOC_FAILED: the resource allocation failed" line and exits with status 1\nhappened: %s\nusual cause: the cuBLAS status printed as a CUDA error, or not checked' "$why")"
+  # The runtime's own: a product of three 200000 x 200000 matrices (160 GB each) does not fit any GPU.
+  run_program --name real-oom -- 200000 200000 200000
+  why=$(contract_kept located) ||
+    fail "$(printf 'expected: asked for 160 GB, the program prints one "error: gemm.cu:LINE: cudaMalloc(...) failed: cudaErrorMemoryAllocation: out of memory" line and exits with status 1\nhappened: %s\nusual cause: the return value of cudaMalloc is not checked' "$why")"
+  fault_sweep --format located --lesson-work "$(mat_m)" "$(mat_n)" "$(mat_k)"
+  run_program --name probe -- --probe
+  expect_answers --find "${PROBE_QUESTIONS[@]}"
+  fault_sweep --name sweep-probe --format located --skip "$ANSWER_NS" -- --probe
+}
