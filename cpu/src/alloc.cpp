@@ -151,6 +151,17 @@ bool release(void *p, int kinds) {
     return true;
 }
 
+// A library's own device memory (cuBLAS's, taken at its first cublasCreate): counted against the capacity and
+// by cudaMemGetInfo, but no allocation of the program's, so never listed nor leak-reported, and never given
+// back (the H200 kept it until the process ended). false, taking nothing, when it does not fit.
+bool reserve_library(size_t bytes) {
+    std::lock_guard<std::recursive_mutex> g(T().mu);
+    if (accounted(bytes) > cfg.capacity - used) return false;
+    used += accounted(bytes);
+    resident += accounted(bytes);
+    return true;
+}
+
 static alloc *lookup(const void *p) {
     auto it = T().live.upper_bound((uintptr_t)p);
     if (it == T().live.begin()) return NULL;

@@ -83,15 +83,19 @@ static size_t extent(size_t pitch, size_t slice, size_t width, size_t height, si
     return add_sat(add_sat(mul_sat(depth - 1, slice), mul_sat(height - 1, pitch)), width);
 }
 
-// The checks and the queueing of every copy, in the H200's order (the caller has called enter()).
+// A failed check: recorded as the call's error, or for a library's own copy (fn NULL) only returned.
+static cudaError_t failed(const char *fn, cudaError_t e) { return fn ? fail(fn, e) : e; }
+
+// The checks and the queueing of every copy, in the H200's order (the caller has called enter()). fn is the
+// API call's name, or NULL for a copy a library makes (library_copy_2d).
 static cudaError_t copy_box(const char *fn, void *dst, size_t dpitch, size_t dslice, const void *src, size_t spitch,
                             size_t sslice, size_t width, size_t height, size_t depth, int kind, cudaStream_t stream,
                             bool async) {
-    if (width > dpitch || width > spitch) return fail(fn, cudaErrorInvalidPitchValue);
-    if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
+    if (width > dpitch || width > spitch) return failed(fn, cudaErrorInvalidPitchValue);
+    if (!valid_stream(stream)) return failed(fn, cudaErrorInvalidResourceHandle);
     size_t dext = extent(dpitch, dslice, width, height, depth), sext = extent(spitch, sslice, width, height, depth);
     cudaError_t e = check_copy(dst, src, dext, sext, kind);
-    if (e) return fail(fn, e);
+    if (e) return failed(fn, e);
     if (width == 0 || height == 0 || depth == 0) return cudaSuccess;
     int d = classify(dst), s = classify(src);
     bool pageable_dst = (d & HOST_SIDE) && !(d & PINNED_SIDE), pageable_src = (s & HOST_SIDE) && !(s & PINNED_SIDE);
@@ -102,7 +106,7 @@ static cudaError_t copy_box(const char *fn, void *dst, size_t dpitch, size_t dsl
     c.snapshot = NULL;
     // Blocking copies, and async copies into pageable memory (CUDA returns only once they are done).
     if (!async || pageable_dst) {
-        if ((e = flush_stream(stream))) return fail(fn, e);
+        if ((e = flush_stream(stream))) return failed(fn, e);
         copy_now(c);
         return cudaSuccess;
     }
@@ -111,7 +115,7 @@ static cudaError_t copy_box(const char *fn, void *dst, size_t dpitch, size_t dsl
         q->snapshot = malloc(sext);
         if (!q->snapshot) {
             delete q;
-            return fail(fn, cudaErrorMemoryAllocation);
+            return failed(fn, cudaErrorMemoryAllocation);
         }
         memcpy(q->snapshot, src, sext);
         q->src = q->snapshot;
@@ -125,6 +129,11 @@ static cudaError_t copy2d(const char *fn, void *dst, size_t dpitch, const void *
                           size_t height, int kind, cudaStream_t stream, bool async) {
     if (cudaError_t e = enter(fn)) return e;
     return copy_box(fn, dst, dpitch, 0, src, spitch, 0, width, height, 1, kind, stream, async);
+}
+
+cudaError_t rt::library_copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                size_t height, cudaStream_t stream, bool async) {
+    return copy_box(NULL, dst, dpitch, 0, src, spitch, 0, width, height, 1, cudaMemcpyDefault, stream, async);
 }
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudawb_site) {

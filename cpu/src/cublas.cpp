@@ -1,21 +1,223 @@
-// cublas.cpp: the cuBLAS subset the workbook uses. Like the real library, the compute calls are queued on the
-// handle's stream and run at the next synchronizing call; arguments are checked first, with cuBLAS's status
-// codes and its " ** On entry to SGEMM  parameter number N had an illegal value" messages.
+// cublas.cpp: the cuBLAS subset the workbook uses, behaving as cuBLAS 13.1 did on the H200. Like the real
+// library, the compute calls are queued on the handle's stream and run at the next synchronizing call;
+// arguments are checked first, with cuBLAS's status codes and its " ** On entry to SGEMM  parameter number N
+// had an illegal value" messages.
+//
+// This file is linked into the program, and the grader traces (and fails on purpose) the program's own CUDA
+// and cuBLAS calls by wrapping their symbols: so nothing here calls a public CUDA or cuBLAS entry point, only
+// the runtime's internal functions (rt::) and static helpers.
 #include "internal.h"
+#include "gemm.h"
 #include "../include/cublas_v2.h"
+#include <initializer_list>
 #include <math.h>
+#include <mutex>
+#include <set>
+#include <stdlib.h>
 #include <string.h>
 
 using namespace rt;
 
+// ---- handles ----
+
+// Handles are never freed: every handle ever created stays in the registry, so that a call on a destroyed one
+// can return what the H200 returned (13), and destroying it again can fail as the real library's double
+// free does.
 struct cublasContext {
-    unsigned int magic;
+    bool live;
     cudaStream_t stream;
     cublasPointerMode_t mode;
 };
-static const unsigned int live_magic = 0xc0b1a5u;
+struct registry {
+    std::set<cublasHandle_t> handles;
+    std::mutex mu;
+};
+static registry &R() {
+    static registry *r = new registry;  // never destroyed: exit hooks may still synchronize
+    return *r;
+}
 
-static bool valid(cublasHandle_t h) { return h && h->magic == live_magic; }
+// 0 for a live handle; 1 for NULL (or a pointer that never was a handle), 13 for a destroyed one (H200).
+static cublasStatus_t usable(cublasHandle_t h) {
+    if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
+    std::lock_guard<std::mutex> g(R().mu);
+    if (!R().handles.count(h)) return CUBLAS_STATUS_NOT_INITIALIZED;
+    return h->live ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
+}
+
+// cuBLAS's own device memory: the H200's free memory dropped by 68 MiB at the first cublasCreate of a
+// process, not at later ones, and not back at cublasDestroy. With 64 MiB or less free the first create
+// failed with 3 (leaving no CUDA error behind), with 128 MiB it succeeded.
+static const size_t library_bytes = (size_t)68 << 20;
+
+static bool library_memory() {
+    static bool taken;
+    if (!taken) taken = reserve_library(library_bytes);
+    return taken;
+}
+
+cublasStatus_t cublasCreate_v2(cublasHandle_t *handle, cudawb_site) {
+    if (context_error()) return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!handle) return CUBLAS_STATUS_INVALID_VALUE;
+    std::lock_guard<std::mutex> g(R().mu);
+    if (!library_memory()) return CUBLAS_STATUS_ALLOC_FAILED;
+    *handle = new cublasContext{true, 0, CUBLAS_POINTER_MODE_HOST};
+    R().handles.insert(*handle);
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+// glibc's own words and signal: a second cublasDestroy of a handle frees the real library's context twice.
+static void double_free() {
+    fflush(stdout);
+    fputs("free(): double free detected in tcache 2\n", stderr);
+    abort();
+}
+
+cublasStatus_t cublasDestroy_v2(cublasHandle_t handle, cudawb_site) {
+    cublasStatus_t s = usable(handle);
+    if (s == CUBLAS_STATUS_EXECUTION_FAILED) double_free();
+    if (s) return s;
+    flush();  // like cuBLAS, destroying the handle waits for its work
+    handle->live = false;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasGetVersion_v2(cublasHandle_t handle, int *version) {
+    if (cublasStatus_t s = usable(handle)) return s;
+    if (!version) return CUBLAS_STATUS_INVALID_VALUE;
+    *version = CUBLAS_VERSION;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t stream, cudawb_site) {
+    if (cublasStatus_t s = usable(handle)) return s;
+    if (!valid_stream(stream)) return CUBLAS_STATUS_INVALID_VALUE;
+    handle->stream = stream;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasGetStream_v2(cublasHandle_t handle, cudaStream_t *stream, cudawb_site) {
+    if (cublasStatus_t s = usable(handle)) return s;
+    if (!stream) return CUBLAS_STATUS_INVALID_VALUE;
+    *stream = handle->stream;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasSetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t mode, cudawb_site) {
+    if (cublasStatus_t s = usable(handle)) return s;
+    if (mode != CUBLAS_POINTER_MODE_HOST && mode != CUBLAS_POINTER_MODE_DEVICE) return CUBLAS_STATUS_INVALID_VALUE;
+    handle->mode = mode;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasGetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t *mode, cudawb_site) {
+    if (cublasStatus_t s = usable(handle)) return s;
+    if (!mode) return CUBLAS_STATUS_INVALID_VALUE;
+    *mode = handle->mode;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+// The kernels here need no scratch memory: the workspace is accepted (0 on the H200, 0 bytes too) and unused.
+cublasStatus_t cublasSetWorkspace_v2(cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes, cudawb_site) {
+    (void)workspace;
+    (void)workspaceSizeInBytes;
+    return usable(handle);
+}
+
+// Names and texts as cuBLAS 13.1 prints them (include/cudawb/cublas_status.def).
+const char *cublasGetStatusName(cublasStatus_t status) {
+    switch ((int)status) {
+#define CUDAWB_CUBLAS_STATUS(num, name, text) case num: return #name;
+#include "../include/cudawb/cublas_status.def"
+#undef CUDAWB_CUBLAS_STATUS
+    }
+    return "unrecognized status";
+}
+
+const char *cublasGetStatusString(cublasStatus_t status) {
+    switch ((int)status) {
+#define CUDAWB_CUBLAS_STATUS(num, name, text) case num: return text;
+#include "../include/cudawb/cublas_status.def"
+#undef CUDAWB_CUBLAS_STATUS
+    }
+    return "unrecognized status";
+}
+
+// ---- transfers: cudaMemcpy2D(Async) made by the library ----
+
+// The side of a Set/Get call that must be GPU memory: a device or managed allocation (or a __device__
+// variable). Pinned host memory is host memory, as a malloc'ed or stack pointer is. A freed device pointer
+// passes here and fails the copy's own check.
+static bool device_side(const void *p) {
+    const alloc *a = find(p);
+    if (a) return a->kind != PINNED;
+    return cudawb::device_accessible(p);
+}
+
+// rows x cols elements, column-major with leading dimensions lds and ldd (a vector: 1 x n, inc apart). As on
+// the H200, arguments out of range are 7 except a leading dimension below max(1, rows), which is 11 like every
+// failure of the copy itself (device side not GPU memory, out of its allocation, a bad stream, a context that
+// is no longer usable). The host side may be any memory: the copy goes by unified addressing.
+static cublasStatus_t transfer(int rows, int cols, int elem, const void *src, int lds, void *dst, int ldd,
+                               const void *dev, cudaStream_t stream, bool async) {
+    if (rows < 0 || cols < 0 || elem <= 0) return CUBLAS_STATUS_INVALID_VALUE;
+    int least = rows > 1 ? rows : 1;
+    if (lds < least || ldd < least) return CUBLAS_STATUS_MAPPING_ERROR;
+    if (context_error()) return CUBLAS_STATUS_MAPPING_ERROR;
+    if (rows == 0 || cols == 0) return CUBLAS_STATUS_SUCCESS;
+    if (!device_side(dev)) return CUBLAS_STATUS_MAPPING_ERROR;
+    cudaError_t e = library_copy_2d(dst, (size_t)ldd * elem, src, (size_t)lds * elem, (size_t)rows * elem, cols,
+                                    stream, async);
+    return e ? CUBLAS_STATUS_MAPPING_ERROR : CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasSetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb, cudawb_site) {
+    return transfer(rows, cols, elemSize, A, lda, B, ldb, B, 0, false);
+}
+
+cublasStatus_t cublasGetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb, cudawb_site) {
+    return transfer(rows, cols, elemSize, A, lda, B, ldb, A, 0, false);
+}
+
+// The Async forms are cudaMemcpy2DAsync on the given stream: a pageable source is staged at the call, a
+// pageable destination makes the copy synchronous.
+cublasStatus_t cublasSetMatrixAsync(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb,
+                                    cudaStream_t stream, cudawb_site) {
+    return transfer(rows, cols, elemSize, A, lda, B, ldb, B, stream, true);
+}
+
+cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb,
+                                    cudaStream_t stream, cudawb_site) {
+    return transfer(rows, cols, elemSize, A, lda, B, ldb, A, stream, true);
+}
+
+// A strided vector is a matrix of one-element rows, its columns inc elements apart. An increment of 0 (7 on
+// the H200) or below is an invalid value, not a leading dimension.
+static cublasStatus_t vector(int n, int elem, const void *x, int incx, void *y, int incy, const void *dev,
+                             cudaStream_t stream, bool async) {
+    if (n < 0 || elem <= 0 || incx <= 0 || incy <= 0) return CUBLAS_STATUS_INVALID_VALUE;
+    return transfer(1, n, elem, x, incx, y, incy, dev, stream, async);
+}
+
+cublasStatus_t cublasSetVector(int n, int elemSize, const void *x, int incx, void *y, int incy, cudawb_site) {
+    return vector(n, elemSize, x, incx, y, incy, y, 0, false);
+}
+
+cublasStatus_t cublasGetVector(int n, int elemSize, const void *x, int incx, void *y, int incy, cudawb_site) {
+    return vector(n, elemSize, x, incx, y, incy, x, 0, false);
+}
+
+cublasStatus_t cublasSetVectorAsync(int n, int elemSize, const void *x, int incx, void *y, int incy,
+                                    cudaStream_t stream, cudawb_site) {
+    return vector(n, elemSize, x, incx, y, incy, y, stream, true);
+}
+
+cublasStatus_t cublasGetVectorAsync(int n, int elemSize, const void *x, int incx, void *y, int incy,
+                                    cudaStream_t stream, cudawb_site) {
+    return vector(n, elemSize, x, incx, y, incy, x, stream, true);
+}
+
+// ---- compute calls: queued on the handle's stream ----
 
 // cuBLAS's xerbla: names the routine and the 1-based parameter (the handle is not counted).
 static cublasStatus_t illegal(const char *routine, int param) {
@@ -25,129 +227,15 @@ static cublasStatus_t illegal(const char *routine, int param) {
     return CUBLAS_STATUS_INVALID_VALUE;
 }
 
-cublasStatus_t cublasCreate_v2(cublasHandle_t *handle, cudawb_site) {
-    init();
-    if (cfg.no_device || sticky_error()) return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (!handle) return CUBLAS_STATUS_INVALID_VALUE;
-    *handle = new cublasContext{live_magic, 0, CUBLAS_POINTER_MODE_HOST};
-    return CUBLAS_STATUS_SUCCESS;
-}
-
-cublasStatus_t cublasDestroy_v2(cublasHandle_t handle, cudawb_site) {
-    if (!valid(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
-    flush();  // like cuBLAS, destroying the handle waits for its work
-    handle->magic = 0;
-    delete handle;
-    return CUBLAS_STATUS_SUCCESS;
-}
-
-cublasStatus_t cublasGetVersion_v2(cublasHandle_t handle, int *version) {
-    if (!valid(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (!version) return CUBLAS_STATUS_INVALID_VALUE;
-    *version = CUBLAS_VERSION;
-    return CUBLAS_STATUS_SUCCESS;
-}
-
-cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t stream) {
-    if (!valid(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (!valid_stream(stream)) return CUBLAS_STATUS_INVALID_VALUE;
-    handle->stream = stream;
-    return CUBLAS_STATUS_SUCCESS;
-}
-
-cublasStatus_t cublasGetStream_v2(cublasHandle_t handle, cudaStream_t *stream) {
-    if (!valid(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (!stream) return CUBLAS_STATUS_INVALID_VALUE;
-    *stream = handle->stream;
-    return CUBLAS_STATUS_SUCCESS;
-}
-
-cublasStatus_t cublasSetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t mode) {
-    if (!valid(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (mode != CUBLAS_POINTER_MODE_HOST && mode != CUBLAS_POINTER_MODE_DEVICE) return CUBLAS_STATUS_INVALID_VALUE;
-    handle->mode = mode;
-    return CUBLAS_STATUS_SUCCESS;
-}
-
-cublasStatus_t cublasGetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t *mode) {
-    if (!valid(handle)) return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (!mode) return CUBLAS_STATUS_INVALID_VALUE;
-    *mode = handle->mode;
-    return CUBLAS_STATUS_SUCCESS;
-}
-
-const char *cublasGetStatusName(cublasStatus_t status) {
-    switch (status) {
-    case CUBLAS_STATUS_SUCCESS: return "CUBLAS_STATUS_SUCCESS";
-    case CUBLAS_STATUS_NOT_INITIALIZED: return "CUBLAS_STATUS_NOT_INITIALIZED";
-    case CUBLAS_STATUS_ALLOC_FAILED: return "CUBLAS_STATUS_ALLOC_FAILED";
-    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
-    case CUBLAS_STATUS_ARCH_MISMATCH: return "CUBLAS_STATUS_ARCH_MISMATCH";
-    case CUBLAS_STATUS_MAPPING_ERROR: return "CUBLAS_STATUS_MAPPING_ERROR";
-    case CUBLAS_STATUS_EXECUTION_FAILED: return "CUBLAS_STATUS_EXECUTION_FAILED";
-    case CUBLAS_STATUS_INTERNAL_ERROR: return "CUBLAS_STATUS_INTERNAL_ERROR";
-    case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
-    case CUBLAS_STATUS_LICENSE_ERROR: return "CUBLAS_STATUS_LICENSE_ERROR";
-    }
-    return "unrecognized status";
-}
-
-// The texts printed by cuBLAS 13.1's cublasGetStatusString.
-const char *cublasGetStatusString(cublasStatus_t status) {
-    switch (status) {
-    case CUBLAS_STATUS_SUCCESS: return "success";
-    case CUBLAS_STATUS_NOT_INITIALIZED: return "the library was not initialized";
-    case CUBLAS_STATUS_ALLOC_FAILED: return "the resource allocation failed";
-    case CUBLAS_STATUS_INVALID_VALUE: return "an unsupported value or parameter was passed to the function";
-    case CUBLAS_STATUS_ARCH_MISMATCH: return "the function requires an architectural feature absent from the device";
-    case CUBLAS_STATUS_MAPPING_ERROR: return "an access to GPU memory space failed";
-    case CUBLAS_STATUS_EXECUTION_FAILED: return "the function failed to launch on the GPU";
-    case CUBLAS_STATUS_INTERNAL_ERROR: return "an internal operation failed";
-    case CUBLAS_STATUS_NOT_SUPPORTED: return "the requested functionality is not supported";
-    case CUBLAS_STATUS_LICENSE_ERROR: return "the license check failed";
-    }
-    return "unrecognized status";
-}
-
-// ---- transfers (synchronous, strided) ----
-
-static cublasStatus_t transfer(int rows, int cols, int elem, const void *src, int lds, void *dst, int ldd) {
-    if (sticky_error()) return CUBLAS_STATUS_MAPPING_ERROR;
-    if (rows == 0 || cols == 0) return CUBLAS_STATUS_SUCCESS;
-    cudaError_t e = cudaMemcpy2D(dst, (size_t)ldd * elem, src, (size_t)lds * elem, (size_t)rows * elem, cols,
-                                 cudaMemcpyDefault);
-    if (e) cudaGetLastError();
-    return e ? CUBLAS_STATUS_MAPPING_ERROR : CUBLAS_STATUS_SUCCESS;
-}
-
-cublasStatus_t cublasSetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb) {
-    if (rows < 0 || cols < 0 || elemSize <= 0 || lda <= 0 || ldb <= 0 || lda < rows || ldb < rows)
-        return CUBLAS_STATUS_INVALID_VALUE;
-    return transfer(rows, cols, elemSize, A, lda, B, ldb);
-}
-
-cublasStatus_t cublasGetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb) {
-    return cublasSetMatrix(rows, cols, elemSize, A, lda, B, ldb);
-}
-
-// A strided vector is a matrix of one-element rows, its columns inc elements apart.
-cublasStatus_t cublasSetVector(int n, int elemSize, const void *x, int incx, void *y, int incy) {
-    if (n < 0 || elemSize <= 0 || incx <= 0 || incy <= 0) return CUBLAS_STATUS_INVALID_VALUE;
-    return transfer(1, n, elemSize, x, incx, y, incy);
-}
-
-cublasStatus_t cublasGetVector(int n, int elemSize, const void *x, int incx, void *y, int incy) {
-    return cublasSetVector(n, elemSize, x, incx, y, incy);
-}
-
-// ---- compute calls: queued on the handle's stream ----
-
-// A cuBLAS kernel: runs with the device pages open; a pageable host pointer makes it fault like a GPU would,
-// and managed memory it is given becomes resident, as for a kernel of our own (launch.cpp).
+// A cuBLAS kernel: runs with the device pages open. A pointer it is given that the GPU cannot reach (pageable
+// host memory, for the matrices, or for a scalar in device pointer mode) makes it fault as a GPU kernel
+// would, before anything is read: a sticky 700 (719 under the memory checker). Managed memory it is given
+// becomes resident, as for a kernel of our own (launch.cpp).
+enum { MAX_POINTERS = 5 };
 template <class F> struct blas_op : op {
     F body;
     bool host_pointer;
-    const void *ptrs[3];
+    const void *ptrs[MAX_POINTERS];
     explicit blas_op(const F &f) : body(f), host_pointer(false) {}
     void run() override {
         if (host_pointer) {
@@ -160,25 +248,31 @@ template <class F> struct blas_op : op {
     }
 };
 
-template <class F> static cublasStatus_t submit(cublasHandle_t h, const F &f, const void *p1, const void *p2,
-                                                const void *p3) {
+// Queues f with the device pointers it reads or writes (NULL for none). After a kernel fault the context is
+// unusable and the launch itself fails: 13, as the H200 returned for every later cuBLAS call.
+template <class F>
+static cublasStatus_t submit(cublasHandle_t h, const F &f, std::initializer_list<const void *> pointers) {
+    if (context_error()) return CUBLAS_STATUS_EXECUTION_FAILED;
     blas_op<F> *o = new blas_op<F>(f);
-    const void *ptrs[3] = {p1, p2, p3};
-    for (int i = 0; i < 3; i++) {
-        o->ptrs[i] = ptrs[i];
-        if (ptrs[i] && !cudawb::device_accessible(ptrs[i])) o->host_pointer = true;
+    int i = 0;
+    for (const void *p : pointers) {
+        o->ptrs[i++] = p;
+        if (p && !cudawb::device_accessible(p)) o->host_pointer = true;
     }
+    while (i < MAX_POINTERS) o->ptrs[i++] = NULL;
     o->stream = h->stream;
     enqueue(o);
     return CUBLAS_STATUS_SUCCESS;
 }
 
-// Reads a scalar argument: at call time in host pointer mode, at run time in device mode.
+// A scalar argument: read at the call in host pointer mode; in device mode the pointer goes to the kernel
+// (submit checks that the GPU can reach it) and is read when it runs.
 template <class T> struct scalar {
     const T *p;
     T value;
     bool device;
     T get() const { return device ? *p : value; }
+    const void *kernel_pointer() const { return device ? p : NULL; }
 };
 template <class T> static scalar<T> take(cublasHandle_t h, const T *p) {
     scalar<T> s = {p, T(0), h->mode == CUBLAS_POINTER_MODE_DEVICE};
@@ -188,31 +282,11 @@ template <class T> static scalar<T> take(cublasHandle_t h, const T *p) {
 
 static bool bad_op(cublasOperation_t op) { return op != CUBLAS_OP_N && op != CUBLAS_OP_T && op != CUBLAS_OP_C; }
 
-// C = alpha op(A) op(B) + beta C, column-major. The inner loop runs down a column of C (unit stride).
-template <class T>
-static void gemm(cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, T alpha, const T *A, int lda,
-                 const T *B, int ldb, T beta, T *C, int ldc) {
-    for (int j = 0; j < n; j++) {
-        T *c = C + (size_t)j * ldc;
-        for (int i = 0; i < m; i++) c[i] = beta == T(0) ? T(0) : beta * c[i];
-        for (int l = 0; l < k; l++) {
-            T b = tb == CUBLAS_OP_N ? B[l + (size_t)j * ldb] : B[j + (size_t)l * ldb];
-            T ab = alpha * b;
-            if (ta == CUBLAS_OP_N) {
-                const T *a = A + (size_t)l * lda;
-                for (int i = 0; i < m; i++) c[i] += ab * a[i];
-            } else {
-                for (int i = 0; i < m; i++) c[i] += ab * A[l + (size_t)i * lda];
-            }
-        }
-    }
-}
-
 template <class T>
 static cublasStatus_t gemm_call(const char *routine, cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
                                 int m, int n, int k, const T *alpha, const T *A, int lda, const T *B, int ldb,
                                 const T *beta, T *C, int ldc) {
-    if (!valid(h)) return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (cublasStatus_t s = usable(h)) return s;
     int rows_a = ta == CUBLAS_OP_N ? m : k, rows_b = tb == CUBLAS_OP_N ? k : n;
     if (bad_op(ta)) return illegal(routine, 1);
     if (bad_op(tb)) return illegal(routine, 2);
@@ -225,25 +299,43 @@ static cublasStatus_t gemm_call(const char *routine, cublasHandle_t h, cublasOpe
     if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
     if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
     scalar<T> a = take(h, alpha), b = take(h, beta);
-    return submit(h, [=] { gemm<T>(ta, tb, m, n, k, a.get(), A, lda, B, ldb, b.get(), C, ldc); }, A, B, C);
+    bool tra = ta != CUBLAS_OP_N, trb = tb != CUBLAS_OP_N;  // CUBLAS_OP_C is a transpose for real matrices
+    return submit(h, [=] { gemm<T>(tra, trb, m, n, k, a.get(), A, lda, B, ldb, b.get(), C, ldc); },
+                  {A, B, C, a.kernel_pointer(), b.kernel_pointer()});
 }
 
 cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
                               int n, int k, const float *alpha, const float *A, int lda, const float *B, int ldb,
-                              const float *beta, float *C, int ldc) {
+                              const float *beta, float *C, int ldc, cudawb_site) {
     return gemm_call("SGEMM", handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 cublasStatus_t cublasDgemm_v2(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
                               int n, int k, const double *alpha, const double *A, int lda, const double *B,
-                              int ldb, const double *beta, double *C, int ldc) {
+                              int ldb, const double *beta, double *C, int ldc, cudawb_site) {
     return gemm_call("DGEMM", handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+// y = alpha op(A) x + beta y, each element a double-precision sum.
+static void gemv(bool trans, int m, int n, float al, const float *A, int lda, const float *x, int incx, float be,
+                 float *y, int incy) {
+    int leny = trans ? n : m, lenx = trans ? m : n;
+    int ky = incy > 0 ? 0 : (1 - leny) * incy, kx = incx > 0 ? 0 : (1 - lenx) * incx;
+    for (int i = 0; i < leny; i++) {
+        double sum = 0;
+        for (int j = 0; j < lenx; j++) {
+            float aij = trans ? A[j + (size_t)i * lda] : A[i + (size_t)j * lda];
+            sum += (double)aij * x[kx + j * incx];
+        }
+        float *yi = &y[ky + i * incy];
+        *yi = (float)(al * sum + (be == 0.0f ? 0.0f : be * *yi));
+    }
 }
 
 cublasStatus_t cublasSgemv_v2(cublasHandle_t h, cublasOperation_t trans, int m, int n, const float *alpha,
                               const float *A, int lda, const float *x, int incx, const float *beta, float *y,
-                              int incy) {
-    if (!valid(h)) return CUBLAS_STATUS_NOT_INITIALIZED;
+                              int incy, cudawb_site) {
+    if (cublasStatus_t s = usable(h)) return s;
     if (bad_op(trans)) return illegal("SGEMV", 1);
     if (m < 0) return illegal("SGEMV", 2);
     if (n < 0) return illegal("SGEMV", 3);
@@ -253,25 +345,14 @@ cublasStatus_t cublasSgemv_v2(cublasHandle_t h, cublasOperation_t trans, int m, 
     if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
     if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
     scalar<float> a = take(h, alpha), b = take(h, beta);
-    return submit(h, [=] {
-        int leny = trans == CUBLAS_OP_N ? m : n, lenx = trans == CUBLAS_OP_N ? n : m;
-        float al = a.get(), be = b.get();
-        int ky = incy > 0 ? 0 : (1 - leny) * incy, kx = incx > 0 ? 0 : (1 - lenx) * incx;
-        for (int i = 0; i < leny; i++) {
-            double sum = 0;
-            for (int j = 0; j < lenx; j++) {
-                float aij = trans == CUBLAS_OP_N ? A[i + (size_t)j * lda] : A[j + (size_t)i * lda];
-                sum += (double)aij * x[kx + j * incx];
-            }
-            float *yi = &y[ky + i * incy];
-            *yi = (float)(al * sum + (be == 0.0f ? 0.0f : be * *yi));
-        }
-    }, A, x, y);
+    bool t = trans != CUBLAS_OP_N;
+    return submit(h, [=] { gemv(t, m, n, a.get(), A, lda, x, incx, b.get(), y, incy); },
+                  {A, x, y, a.kernel_pointer(), b.kernel_pointer()});
 }
 
 cublasStatus_t cublasSaxpy_v2(cublasHandle_t h, int n, const float *alpha, const float *x, int incx, float *y,
-                              int incy) {
-    if (!valid(h)) return CUBLAS_STATUS_NOT_INITIALIZED;
+                              int incy, cudawb_site) {
+    if (cublasStatus_t s = usable(h)) return s;
     if (!alpha) return CUBLAS_STATUS_INVALID_VALUE;
     if (n <= 0) return CUBLAS_STATUS_SUCCESS;
     scalar<float> a = take(h, alpha);
@@ -279,33 +360,34 @@ cublasStatus_t cublasSaxpy_v2(cublasHandle_t h, int n, const float *alpha, const
         float al = a.get();
         int kx = incx >= 0 ? 0 : (1 - n) * incx, ky = incy >= 0 ? 0 : (1 - n) * incy;
         for (int i = 0; i < n; i++) y[ky + i * incy] += al * x[kx + i * incx];
-    }, x, y, NULL);
+    }, {x, y, a.kernel_pointer()});
 }
 
-cublasStatus_t cublasSscal_v2(cublasHandle_t h, int n, const float *alpha, float *x, int incx) {
-    if (!valid(h)) return CUBLAS_STATUS_NOT_INITIALIZED;
+cublasStatus_t cublasSscal_v2(cublasHandle_t h, int n, const float *alpha, float *x, int incx, cudawb_site) {
+    if (cublasStatus_t s = usable(h)) return s;
     if (!alpha) return CUBLAS_STATUS_INVALID_VALUE;
     if (n <= 0 || incx <= 0) return CUBLAS_STATUS_SUCCESS;
     scalar<float> a = take(h, alpha);
     return submit(h, [=] {
         float al = a.get();
         for (int i = 0; i < n; i++) x[i * incx] *= al;
-    }, x, NULL, NULL);
+    }, {x, a.kernel_pointer()});
 }
 
-// Reductions with a host result pointer return only when the result is there: they synchronize.
+// Reductions with a host result pointer return only when the result is there: they synchronize. In device
+// pointer mode the result is written by the kernel, so it must be memory the GPU reaches.
 template <class F> static cublasStatus_t reduction(cublasHandle_t h, float *result, const F &compute,
                                                    const void *x, const void *y) {
     if (!result) return CUBLAS_STATUS_INVALID_VALUE;
-    cublasStatus_t s = submit(h, [=] { *result = compute(); }, x, y,
-                              h->mode == CUBLAS_POINTER_MODE_DEVICE ? (const void *)result : NULL);
-    if (h->mode == CUBLAS_POINTER_MODE_HOST && flush_stream(h->stream)) return CUBLAS_STATUS_EXECUTION_FAILED;
+    bool device = h->mode == CUBLAS_POINTER_MODE_DEVICE;
+    cublasStatus_t s = submit(h, [=] { *result = compute(); }, {x, y, device ? (const void *)result : NULL});
+    if (s == CUBLAS_STATUS_SUCCESS && !device && flush_stream(h->stream)) return CUBLAS_STATUS_EXECUTION_FAILED;
     return s;
 }
 
 cublasStatus_t cublasSdot_v2(cublasHandle_t h, int n, const float *x, int incx, const float *y, int incy,
-                             float *result) {
-    if (!valid(h)) return CUBLAS_STATUS_NOT_INITIALIZED;
+                             float *result, cudawb_site) {
+    if (cublasStatus_t s = usable(h)) return s;
     return reduction(h, result, [=] {
         double sum = 0;
         int kx = incx >= 0 ? 0 : (1 - n) * incx, ky = incy >= 0 ? 0 : (1 - n) * incy;
@@ -314,8 +396,8 @@ cublasStatus_t cublasSdot_v2(cublasHandle_t h, int n, const float *x, int incx, 
     }, n > 0 ? x : NULL, n > 0 ? y : NULL);
 }
 
-cublasStatus_t cublasSnrm2_v2(cublasHandle_t h, int n, const float *x, int incx, float *result) {
-    if (!valid(h)) return CUBLAS_STATUS_NOT_INITIALIZED;
+cublasStatus_t cublasSnrm2_v2(cublasHandle_t h, int n, const float *x, int incx, float *result, cudawb_site) {
+    if (cublasStatus_t s = usable(h)) return s;
     return reduction(h, result, [=] {
         double sum = 0;
         if (n > 0 && incx > 0)

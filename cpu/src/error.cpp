@@ -15,13 +15,14 @@ cudaError_t fail(const char *fn, cudaError_t e) {
     return e;
 }
 
-cudaError_t enter(const char *fn) {
+cudaError_t context_error() {
     init();
-    if (cfg.no_device) return fail(fn, cudaErrorNoDevice);
-    if (dead) return fail(fn, cudaErrorDevicesUnavailable);
-    if (sticky) return fail(fn, sticky);
-    return cudaSuccess;
+    if (cfg.no_device) return cudaErrorNoDevice;
+    if (dead) return cudaErrorDevicesUnavailable;
+    return sticky;
 }
+
+cudaError_t enter(const char *fn) { return fail(fn, context_error()); }
 
 void set_sticky(cudaError_t e) {
     if (!sticky) sticky = e;

@@ -26,6 +26,7 @@ void init();  // idempotent; reads the environment, installs the fault handler a
 
 // errors (error.cpp)
 cudaError_t enter(const char *fn);               // 0, or the error this call must return (already recorded)
+cudaError_t context_error();                     // what enter() would return, recording nothing (libraries)
 cudaError_t fail(const char *fn, cudaError_t e); // records e as the last error (and for the sanitizer)
 void set_sticky(cudaError_t e);                  // a kernel fault: every later call returns e
 cudaError_t sticky_error();
@@ -56,6 +57,13 @@ void register_symbol(const void *p, size_t n);
 cudaError_t allocate(void **out, size_t size, int kind, const char *fn, const cudawb_site &at);
 cudaError_t allocate_pinned(void **out, size_t size, const char *fn, const cudawb_site &at);
 bool release(void *p, int kinds);
+bool reserve_library(size_t bytes);         // a library's own device memory, held until exit
+
+// copies made by a library (cuBLAS) rather than by the program (copy.cpp): cudaMemcpy2D(Async)'s checks and
+// queueing with kind cudaMemcpyDefault, but no last error and nothing for the memory checker, and the
+// context's own state is the caller's to check (context_error)
+cudaError_t library_copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                            size_t height, cudaStream_t stream, bool async);
 
 // queue and synchronization (stream.cpp)
 struct op {
