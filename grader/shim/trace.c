@@ -50,6 +50,7 @@ static char *report_path;
 static unsigned long fail_call, fail_alloc, fail_site_nth;
 static char fail_site[64];
 static int fail_cublas_create, no_kernel_args;
+static long leave_free_mb = -1; /* CUDAWB_CUBLAS_LEAVE_FREE_MB, or -1 */
 
 /* what the records need */
 static unsigned long seq, alloc_calls, site_hits, invalid_frees, dropped;
@@ -76,6 +77,7 @@ static char last_body[TR_FIELDS + 256];
 static unsigned long again_count, again_last;
 
 int tr_setting_fail_cublas_create(void) { return fail_cublas_create; }
+long tr_setting_leave_free_mb(void) { return leave_free_mb; }
 int tr_setting_no_kernel_args(void) { return no_kernel_args; }
 
 /* --- the environment ------------------------------------------------------------------------------ */
@@ -98,6 +100,9 @@ __attribute__((constructor(102))) static void tr_start(void)
     fail_alloc = env_ulong(getenv("CUDAWB_FAIL_ALLOC"));
     fail_cublas_create = (int)env_ulong(getenv("CUDAWB_FAIL_CUBLAS_CREATE"));
     no_kernel_args = (int)env_ulong(getenv("CUDAWB_NO_KERNEL_ARGS"));
+    v = getenv("CUDAWB_CUBLAS_LEAVE_FREE_MB");
+    if (v != NULL && *v != '\0')
+        leave_free_mb = (long)env_ulong(v);
     v = getenv("CUDAWB_FAIL_SITE");
     if (v != NULL && *v != '\0') {
         snprintf(fail_site, sizeof fail_site, "%s", v);

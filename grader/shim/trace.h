@@ -76,7 +76,8 @@ void tr_end_event(struct tr_rec *r, cudaEvent_t e);
 void tr_handle(struct tr_rec *r, int delta); /* cuBLAS handles */
 
 int tr_setting_fail_cublas_create(void); /* CUDAWB_FAIL_CUBLAS_CREATE=1 (cublas.c) */
-void tr_leave_free(void); /* CUDAWB_CUBLAS_LEAVE_FREE_MB=N: fills device memory to leave N MiB free, once */
+long tr_setting_leave_free_mb(void); /* CUDAWB_CUBLAS_LEAVE_FREE_MB=N, or -1 */
+void tr_leave_free(void);            /* ... fills device memory to leave N MiB free, once (wrappers.c) */
 int tr_setting_no_kernel_args(void);     /* CUDAWB_NO_KERNEL_ARGS=1: launches recorded without arguments */
 
 /* provided by wrappers.c: failures made by the real runtime, so its last-error state says the same */

@@ -56,13 +56,13 @@ cudaError_t tr_real_out_of_memory(void)
 void tr_leave_free(void)
 {
     static int done;
-    const char *s = getenv("CUDAWB_CUBLAS_LEAVE_FREE_MB");
+    long mb = tr_setting_leave_free_mb();
     size_t want, free_b = 0, total = 0, chunk;
     void *p;
-    if (done || s == NULL || *s == 0)
+    if (done || mb < 0)
         return;
     done = 1;
-    want = (size_t)strtoul(s, NULL, 10) << 20;
+    want = (size_t)mb << 20;
     while (__real_cudaMemGetInfo(&free_b, &total TR_HERE) == cudaSuccess && free_b > want) {
         for (chunk = free_b - want; chunk >= ((size_t)1 << 20); chunk /= 2)
             if (__real_cudaMalloc(&p, chunk TR_HERE) == cudaSuccess)

@@ -73,12 +73,15 @@ static long long checksum(const float *c, size_t m, size_t n)
 // region: gemm
 // C = A B on row-major arrays. cuBLAS reads matrices column-major, so it sees the row-major m x k array A
 // as A^T (k x m, leading dimension k), and writing C^T column-major is writing C row-major. Hence
-// C^T = B^T A^T: B first, then A, with the dimensions n, m, k. Here for `rows` rows of A and of C.
-static cublasStatus_t gemm_rows(cublasHandle_t handle, const float *d_a, const float *d_b, float *d_c, int rows,
-                                int n, int k)
+// C^T = B^T A^T: B first, then A, with the dimensions n, m, k. Here for `rows` rows of A and of C;
+// returns 1 when the call failed.
+static int gemm_rows(cublasHandle_t handle, const float *d_a, const float *d_b, float *d_c, int rows, int n, int k)
 {
     const float one = 1.0f, zero = 0.0f; // host scalars: the handle is in host pointer mode
-    return cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, rows, k, &one, d_b, n, d_a, k, &zero, d_c, n);
+    CHECK_CUBLAS(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, rows, k, &one, d_b, n, d_a, k, &zero, d_c, n));
+    return 0;
+cleanup:
+    return 1; // CHECK_CUBLAS said why
 }
 // end region: gemm
 
@@ -113,7 +116,8 @@ static int multiply(int m, int n, int k)
     // Row-major A is column-major A^T: k rows (of the column-major view) of m columns, as it lies.
     CHECK_CUBLAS(cublasSetMatrixAsync(k, m, sizeof(float), h_a, k, d_a, k, stream));
     CHECK_CUBLAS(cublasSetMatrixAsync(n, k, sizeof(float), h_b, n, d_b, n, stream));
-    CHECK_CUBLAS(gemm_rows(handle, d_a, d_b, d_c, m, n, k));
+    if (gemm_rows(handle, d_a, d_b, d_c, m, n, k) != 0)
+        goto cleanup;
     CHECK_CUBLAS(cublasGetMatrixAsync(n, m, sizeof(float), d_c, n, h_c, n, stream));
     // The copy back is queued, not done: wait for the stream before reading h_c.
     CHECK_CUDA(cudaStreamSynchronize(stream));
@@ -200,7 +204,8 @@ static int multiply_in_blocks(size_t budget, int m, int n, int k)
     for (size_t first = 0; first < (size_t)m; first += rows, blocks++) {
         int count = (int)((size_t)m - first < rows ? (size_t)m - first : rows);
         CHECK_CUBLAS(cublasSetMatrixAsync(k, count, sizeof(float), h_a + first * k, k, d_a, k, stream));
-        CHECK_CUBLAS(gemm_rows(handle, d_a, d_b, d_c, count, n, k));
+        if (gemm_rows(handle, d_a, d_b, d_c, count, n, k) != 0)
+            goto cleanup;
         CHECK_CUBLAS(cublasGetMatrixAsync(n, count, sizeof(float), d_c, n, h_c + first * n, n, stream));
     }
     CHECK_CUDA(cudaStreamSynchronize(stream));
@@ -263,9 +268,11 @@ static int timed(int n)
     CHECK_CUDA(cudaEventElapsedTime(&naive_ms, start, stop));
     CHECK_CUDA(cudaMemcpyAsync(h_ref, d_c, bytes, cudaMemcpyDeviceToHost, stream));
 
-    CHECK_CUBLAS(gemm_rows(handle, d_a, d_b, d_c, n, n, n)); // untimed: loads cuBLAS's kernels
+    if (gemm_rows(handle, d_a, d_b, d_c, n, n, n) != 0) // untimed: loads cuBLAS's kernels
+        goto cleanup;
     CHECK_CUDA(cudaEventRecord(start, stream));
-    CHECK_CUBLAS(gemm_rows(handle, d_a, d_b, d_c, n, n, n));
+    if (gemm_rows(handle, d_a, d_b, d_c, n, n, n) != 0)
+        goto cleanup;
     CHECK_CUDA(cudaEventRecord(stop, stream));
     CHECK_CUDA(cudaEventSynchronize(stop));
     CHECK_CUDA(cudaEventElapsedTime(&cublas_ms, start, stop));
