@@ -142,7 +142,9 @@ run_case() {
 run_suite() {
     local mode=$1 work=$2 src
     mkdir -p "$work"
-    for src in "$cases_dir"/*.cu; do
+    # CASES=GLOB runs only the cases whose names match (e.g. CASES='cublas_*').
+    for src in "$cases_dir"/${CASES:-*}.cu; do
+        [[ -e $src ]] || continue
         run_case "$mode" "$work" "$src"
     done
     echo "$passed passed, $failed failed, $skipped skipped"
