@@ -16,8 +16,8 @@ setup() {
 LESSON_WORK="cublasCreate=1 cublasSgemm=1"
 
 # The speed-up cublasSgemm must show over the provided naive kernel at 4096 x 4096 on a GPU (the H200:
-# about 53x; the threshold holds in every run measured there, tests/gpu/README.md).
-MIN_SPEEDUP=10
+# 25.5 ms against 2.67 ms, 9.5x in each of 20 runs, tests/gpu/README.md).
+MIN_SPEEDUP=5
 GPU_TIMED_N=4096
 CPU_TIMED_N=48
 
@@ -257,7 +257,7 @@ run_budget() {
 
 # hint: Time each product between two events recorded in the stream (cudaEventRecord, cudaEventSynchronize,
 # hint: cudaEventElapsedTime) and print the times the events gave.
-@test "step 10: cublasSgemm is at least 10x the naive kernel (2 points)" {
+@test "step 10: cublasSgemm is at least 5x the naive kernel (2 points)" {
   local n args=(--timed) spans naive blas ratio line
   require_program
   n=$GPU_TIMED_N

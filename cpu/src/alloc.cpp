@@ -162,6 +162,12 @@ bool reserve_library(size_t bytes) {
     return true;
 }
 
+void release_library(size_t bytes) {
+    std::lock_guard<std::recursive_mutex> g(T().mu);
+    used -= accounted(bytes);
+    resident -= accounted(bytes);
+}
+
 static alloc *lookup(const void *p) {
     auto it = T().live.upper_bound((uintptr_t)p);
     if (it == T().live.begin()) return NULL;

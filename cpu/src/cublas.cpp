@@ -25,6 +25,7 @@ using namespace rt;
 // free does.
 struct cublasContext {
     bool live;
+    size_t bytes;  // the device memory this handle holds until it is destroyed
     cudaStream_t stream;
     cublasPointerMode_t mode;
 };
@@ -37,31 +38,47 @@ static registry &R() {
     return *r;
 }
 
-// 0 for a live handle; 1 for NULL (or a pointer that never was a handle), 13 for a destroyed one (H200).
+static int live_handles() {
+    int n = 0;
+    for (cublasHandle_t h : R().handles) n += h->live;
+    return n;
+}
+
+// 0 for a live handle; 1 for NULL (or a pointer that never was a handle). For a destroyed one, what the H200
+// returned: 15 while another handle was alive (cpu/tests/cases/cublas_handles.cu), 13 when none was.
 static cublasStatus_t usable(cublasHandle_t h) {
     if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
     std::lock_guard<std::mutex> g(R().mu);
     if (!R().handles.count(h)) return CUBLAS_STATUS_NOT_INITIALIZED;
-    return h->live ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
+    if (h->live) return CUBLAS_STATUS_SUCCESS;
+    return live_handles() ? CUBLAS_STATUS_NOT_SUPPORTED : CUBLAS_STATUS_EXECUTION_FAILED;
 }
 
-// cuBLAS's own device memory: the H200's free memory dropped by 68 MiB at the first cublasCreate of a
-// process, not at later ones, and not back at cublasDestroy. With 64 MiB or less free the first create
-// failed with 3 (leaving no CUDA error behind), with 128 MiB it succeeded.
-static const size_t library_bytes = (size_t)68 << 20;
+// cuBLAS's own device memory, as the H200's free memory showed it (cublas_library_size.cu): the first
+// cublasCreate of a process took 68 MiB, and its cublasDestroy gave back all but 2; a handle created again
+// and a second one beside it held 132 MiB with those 2. So: 2 MiB once per process, 66 for a handle created
+// alone and 64 for one created beside another (the split of the 130 was not measured). A create that does
+// not fit returns 3: with 64 MiB or less free the first one did, and a second with less than 8 MiB free.
+static const size_t MIB = (size_t)1 << 20;
 
-static bool library_memory() {
-    static bool taken;
-    if (!taken) taken = reserve_library(library_bytes);
-    return taken;
+static size_t reserve_handle_memory() {
+    static bool module_loaded;
+    size_t bytes = (live_handles() ? 64 : 66) * MIB;
+    if (!module_loaded) {
+        if (!reserve_library(2 * MIB + bytes)) return 0;
+        module_loaded = true;
+        return bytes;  // the 2 MiB stay until the process ends
+    }
+    return reserve_library(bytes) ? bytes : 0;
 }
 
 cublasStatus_t cublasCreate_v2(cublasHandle_t *handle, cudawb_site) {
     if (context_error()) return CUBLAS_STATUS_NOT_INITIALIZED;
     if (!handle) return CUBLAS_STATUS_INVALID_VALUE;
     std::lock_guard<std::mutex> g(R().mu);
-    if (!library_memory()) return CUBLAS_STATUS_ALLOC_FAILED;
-    *handle = new cublasContext{true, 0, CUBLAS_POINTER_MODE_HOST};
+    size_t bytes = reserve_handle_memory();
+    if (!bytes) return CUBLAS_STATUS_ALLOC_FAILED;
+    *handle = new cublasContext{true, bytes, 0, CUBLAS_POINTER_MODE_HOST};
     R().handles.insert(*handle);
     return CUBLAS_STATUS_SUCCESS;
 }
@@ -75,10 +92,12 @@ static void double_free() {
 
 cublasStatus_t cublasDestroy_v2(cublasHandle_t handle, cudawb_site) {
     cublasStatus_t s = usable(handle);
-    if (s == CUBLAS_STATUS_EXECUTION_FAILED) double_free();
+    if (s == CUBLAS_STATUS_EXECUTION_FAILED || s == CUBLAS_STATUS_NOT_SUPPORTED) double_free();
     if (s) return s;
     flush();  // like cuBLAS, destroying the handle waits for its work
+    std::lock_guard<std::mutex> g(R().mu);
     handle->live = false;
+    release_library(handle->bytes);
     return CUBLAS_STATUS_SUCCESS;
 }
 
@@ -181,9 +200,13 @@ cublasStatus_t cublasGetMatrix(int rows, int cols, int elemSize, const void *A, 
 
 // The Async forms are cudaMemcpy2DAsync on the given stream: a pageable source is staged at the call, a
 // pageable destination makes the copy synchronous.
+// From pageable host memory the H200 returned 11, and the matrix still arrived (cublas_mapping.cu): here the
+// copy is made at once and the call then says 11.
 cublasStatus_t cublasSetMatrixAsync(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb,
                                     cudaStream_t stream, cudawb_site) {
-    return transfer(rows, cols, elemSize, A, lda, B, ldb, B, stream, true);
+    bool pageable = find(A) == NULL;
+    cublasStatus_t st = transfer(rows, cols, elemSize, A, lda, B, ldb, B, stream, !pageable);
+    return st == CUBLAS_STATUS_SUCCESS && pageable && rows > 0 && cols > 0 ? CUBLAS_STATUS_MAPPING_ERROR : st;
 }
 
 cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb,
@@ -195,7 +218,8 @@ cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int elemSize, const void
 // the H200) or below is an invalid value, not a leading dimension.
 static cublasStatus_t vector(int n, int elem, const void *x, int incx, void *y, int incy, const void *dev,
                              cudaStream_t stream, bool async) {
-    if (n < 0 || elem <= 0 || incx <= 0 || incy <= 0) return CUBLAS_STATUS_INVALID_VALUE;
+    if (elem <= 0 || incx <= 0 || incy <= 0) return CUBLAS_STATUS_INVALID_VALUE;
+    if (n < 0) return CUBLAS_STATUS_MAPPING_ERROR;  // the H200: 11, not 7
     return transfer(1, n, elem, x, incx, y, incy, dev, stream, async);
 }
 

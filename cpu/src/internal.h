@@ -57,7 +57,8 @@ void register_symbol(const void *p, size_t n);
 cudaError_t allocate(void **out, size_t size, int kind, const char *fn, const cudawb_site &at);
 cudaError_t allocate_pinned(void **out, size_t size, const char *fn, const cudawb_site &at);
 bool release(void *p, int kinds);
-bool reserve_library(size_t bytes);         // a library's own device memory, held until exit
+bool reserve_library(size_t bytes);         // a library's own device memory (never listed as an allocation)
+void release_library(size_t bytes);         // ... given back
 
 // copies made by a library (cuBLAS) rather than by the program (copy.cpp): cudaMemcpy2D(Async)'s checks and
 // queueing with kind cudaMemcpyDefault, but no last error and nothing for the memory checker, and the

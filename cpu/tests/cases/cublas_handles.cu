@@ -1,5 +1,6 @@
 // fact: cuBLAS handles, as measured on the H200 (cuBLAS 13.1): after cublasDestroy, cublasSgemm on the destroyed
-// handle returns 13 CUBLAS_STATUS_EXECUTION_FAILED; a NULL handle returns 1 CUBLAS_STATUS_NOT_INITIALIZED;
+// handle returns 15 CUBLAS_STATUS_NOT_SUPPORTED while another handle is alive (13 EXECUTION_FAILED when none
+// is, gpu-facts.md); a NULL handle returns 1 CUBLAS_STATUS_NOT_INITIALIZED;
 // cublasSetWorkspace with no workspace (NULL, 0 bytes) returns 0; a second handle works on after the first is
 // destroyed. (Destroying a handle twice aborts: cublas_destroy_twice.cu.)
 // test-libs: -lcublas
@@ -16,8 +17,8 @@ int main(void)
     check("cublasSetStream with a NULL handle returns 1", cublasSetStream(NULL, 0), 1);
     check("a second cublasCreate returns 0", cublasCreate(&h2), 0);
     check("cublasDestroy returns 0", cublasDestroy(h), 0);
-    check("cublasSgemm on the destroyed handle returns 13",
-          cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, d, 2, d, 2, &one, d, 2), 13);
+    check("cublasSgemm on the destroyed handle returns 15",
+          cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, d, 2, d, 2, &one, d, 2), 15);
     check("cublasSgemm on the other handle returns 0",
           cublasSgemm(h2, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, d, 2, d, 2, &one, d, 2), 0);
     check("cublasDestroy of the other handle returns 0", cublasDestroy(h2), 0);
