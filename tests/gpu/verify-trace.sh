@@ -66,4 +66,6 @@ export -f one
     fi
   done <"$out/parallel.log"
 } >"$out/trace.log" 2>&1
+# The device tool brings back a few files from a run: the full reports travel as one archive.
+(cd "$out" && ls ./*.report >/dev/null 2>&1 && tar czf reports.tgz ./*.report && rm -f ./*.report)
 cat "$out/trace.log"
