@@ -12,7 +12,7 @@ setup() {
 }
 
 # Every error the grader accepts, as the report line ends ("NAME: STRING"), in this one place.
-# Toolkit drift (gpu-facts.md): a launch with more than 1024 threads per block returns 1 cudaErrorInvalidValue
+# Toolkit drift (facts/gpu-facts.md): a launch with more than 1024 threads per block returns 1 cudaErrorInvalidValue
 # on CUDA 13.0 and 9 cudaErrorInvalidConfiguration on older toolkits. Both are right.
 # The calls the TODOs add: a launch check and a wait (a synchronize, or a copy beside the skeleton's
 # one). The memory checker and the failure sweep grade how the work is done, so they need it.

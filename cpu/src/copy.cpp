@@ -15,7 +15,7 @@ static int classify(const void *p) {
     return in_device_space(p) ? DEAD_SIDE : HOST_SIDE;
 }
 
-// The direction rules measured on the H200 (gpu-facts.md "Copies"): the kind must match where the pointers
+// The direction rules measured on the H200 (facts/gpu-facts.md "Copies"): the kind must match where the pointers
 // really are, except HostToHost and Default, which unified addressing lets go anywhere.
 static cudaError_t check_copy(void *dst, const void *src, size_t dext, size_t sext, int kind) {
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;

@@ -134,7 +134,7 @@ run_program() {
     [ -z "$cgroup" ] || echo "$BASHPID" >"$cgroup/cgroup.procs" || exit 1
     if [ "$boxed" = 1 ]; then cd "$RUN_DIR" || exit 1; else cd "$home" || exit 1; fi
     ulimit -f "$WB_OUTPUT_CAP_KB"           # a file grows past this: the writer gets SIGXFSZ
-    ulimit -d "$((WB_MEMORY_MB * 1024))"    # heap: RLIMIT_AS would break CUDA (gpu-facts.md "Sandboxing")
+    ulimit -d "$((WB_MEMORY_MB * 1024))"    # heap: RLIMIT_AS would break CUDA (facts/gpu-facts.md "Sandboxing")
     ulimit -t "$((WB_TIMEOUT * 4))"         # CPU seconds, all threads together
     # Only stdin, stdout and stderr reach the program: Bats's report stream (fd 3) and the rest are closed.
     for fd in "/proc/$BASHPID/fd"/*; do
@@ -214,7 +214,7 @@ cause_of_run() {
   where=$(signal_where)
   [ -z "$where" ] || { printf '%s\n' "$where"; return; }
   case $RUN_HOW in
-    *SIGSEGV*) echo "host code read or wrote through a device pointer, or a cudaMemcpy was given a host pointer that is not mapped (gpu-facts.md: both die with SIGSEGV)" ;;
+    *SIGSEGV*) echo "host code read or wrote through a device pointer, or a cudaMemcpy was given a host pointer that is not mapped (facts/gpu-facts.md: both die with SIGSEGV)" ;;
     *SIGABRT*) echo "a failed host assert, or a double free of host memory (free, not cudaFree)$(signal_line)" ;;
     *"timed out"*) echo "a loop that never ends, or a wait for something that never happens$(signal_line)" ;;
     *printed*) echo "printing inside a loop that runs far more often than intended" ;;

@@ -10,7 +10,7 @@
 #     loader's cache, /sys and the GPU's /dev/nvidia* read-only or as devices, private /tmp and /dev/shm
 #     with a size limit; then the paths the caller names. Not the repository, not solutions/, not other
 #     students' folders.
-# Measured on the H200 (gpu-facts.md "Sandboxing"): CUDA, the driver and compute-sanitizer work inside.
+# Measured on the H200 (facts/gpu-facts.md "Sandboxing"): CUDA, the driver and compute-sanitizer work inside.
 
 # shellcheck shell=bash
 WB_SCRATCH_MB=${WB_SCRATCH_MB:-256} # each of /tmp, /dev/shm and a run's own folder

@@ -49,10 +49,11 @@ cudaError_t tr_real_out_of_memory(void)
     return err;
 }
 
-/* The grader's way to a real CUBLAS_STATUS_ALLOC_FAILED (gpu-facts.md: cublasCreate needs about 68 MiB of
- * device memory and fails with 64 MiB free): before the first cublasCreate, allocate through the real
- * runtime, untraced and never freed (the process ends soon), until at most CUDAWB_CUBLAS_LEAVE_FREE_MB MiB
- * are free. A chunk that does not fit is halved; the last error is left at 0. */
+/* The grader's way to a real CUBLAS_STATUS_ALLOC_FAILED (facts/gpu-facts.md: the first cublasCreate of a
+ * process takes 68 MiB of device memory and fails with 64 MiB free): before the first cublasCreate,
+ * allocate through the real runtime, untraced and never freed (the process ends soon), until at most
+ * CUDAWB_CUBLAS_LEAVE_FREE_MB MiB are free. A chunk that does not fit is halved; the last error is left
+ * at 0. */
 void tr_leave_free(void)
 {
     static int done;
@@ -75,7 +76,7 @@ void tr_leave_free(void)
 
 cudaError_t tr_real_invalid_value(void)
 {
-    cudaError_t err = __real_cudaMalloc(NULL, 16 TR_HERE); /* gpu-facts.md: 1, and sets the last error */
+    cudaError_t err = __real_cudaMalloc(NULL, 16 TR_HERE); /* facts/gpu-facts.md: 1, and sets the last error */
     return err != cudaSuccess ? err : cudaErrorInvalidValue;
 }
 

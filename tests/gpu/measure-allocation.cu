@@ -1,5 +1,5 @@
 // Measures, on a real GPU, the allocation facts that lesson 01 and its grader rely on but that
-// gpu-facts.md does not list. Prints one line per fact; tests/gpu/README.md records what an H200 printed.
+// facts/gpu-facts.md does not list. Prints one line per fact; tests/gpu/README.md records what an H200 printed.
 #include <stdio.h>
 #include <cuda_runtime.h>
 

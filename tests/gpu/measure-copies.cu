@@ -1,4 +1,4 @@
-// Measures the cudaMemcpy facts lesson 02 relies on beyond gpu-facts.md: copies from freed small and large
+// Measures the cudaMemcpy facts lesson 02 relies on beyond facts/gpu-facts.md: copies from freed small and large
 // device allocations, the wrong kinds' effect on the destination, and the pinned/pageable ratio at 256 MiB.
 //   nvcc -arch=native -o /tmp/measure-copies tests/gpu/measure-copies.cu && /tmp/measure-copies
 #include <stdio.h>

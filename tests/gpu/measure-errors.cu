@@ -1,4 +1,4 @@
-// Measures, on a real GPU, the error facts that lesson 04 and its grader rely on beyond gpu-facts.md.
+// Measures, on a real GPU, the error facts that lesson 04 and its grader rely on beyond facts/gpu-facts.md.
 // A sticky error ends the context, so each case runs in its own process:
 //   nvcc -arch=native -I kernels -o /tmp/m/errors tests/gpu/measure-errors.cu
 //   for c in delay launch oob assert; do /tmp/m/errors $c; echo "rc=$?"; done

@@ -1,4 +1,4 @@
-// Measures on the GPU what lesson 03 relies on beyond gpu-facts.md: how long slow_fill waits, what a
+// Measures on the GPU what lesson 03 relies on beyond facts/gpu-facts.md: how long slow_fill waits, what a
 // read without (or with the wrong) wait sees, which calls block the host, and how long busy and the
 // copies of --pipeline take.  Build: nvcc -arch=native -I kernels -o m tests/gpu/measure-sync.cu
 #include <stdio.h>

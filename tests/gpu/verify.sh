@@ -18,7 +18,7 @@ export PATH=$root/.tools/bats/bin:$root/.tools/bin:$PATH BATS_LIB_PATH=$root/.to
 
 lessons() {
   make -s doctor >"$out/doctor.log" 2>&1
-  # The facts the lessons rely on beyond gpu-facts.md, measured by tests/gpu/measure-*.cu.
+  # The facts the lessons rely on beyond facts/gpu-facts.md, measured by tests/gpu/measure-*.cu.
   mkdir -p /tmp/measure
   for src in tests/gpu/measure-*.cu; do
     name=$(basename "$src" .cu)

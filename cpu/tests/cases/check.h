@@ -10,7 +10,7 @@ static inline void check(const char *fact, long long got, long long want)
     else printf("not ok - %s: expected %lld, got %lld\n", fact, want, got);
 }
 
-/* CUDA 13.0 reports bad launch configurations as 1; older toolkits as 9 (gpu-facts.md: accept either) */
+/* CUDA 13.0 reports bad launch configurations as 1; older toolkits as 9 (facts/gpu-facts.md: accept either) */
 static inline void check_launch_error(const char *fact, long long got)
 {
     check(fact, got == 9 ? 1 : got, 1);

@@ -1,6 +1,6 @@
 // fact: cuBLAS handles, as measured on the H200 (cuBLAS 13.1): after cublasDestroy, cublasSgemm on the destroyed
 // handle returns 15 CUBLAS_STATUS_NOT_SUPPORTED while another handle is alive (13 EXECUTION_FAILED when none
-// is, gpu-facts.md); a NULL handle returns 1 CUBLAS_STATUS_NOT_INITIALIZED;
+// is, facts/gpu-facts.md); a NULL handle returns 1 CUBLAS_STATUS_NOT_INITIALIZED;
 // cublasSetWorkspace with no workspace (NULL, 0 bytes) returns 0; a second handle works on after the first is
 // destroyed. (Destroying a handle twice aborts: cublas_destroy_twice.cu.)
 // test-libs: -lcublas
