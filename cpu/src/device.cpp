@@ -39,7 +39,19 @@ cudaError_t cudaRuntimeGetVersion(int *version) {
     return cudaSuccess;
 }
 
-// Limits are the H200's (they decide which launches fail); sizes and counts are this machine's.
+// The H200's answer to an attribute (cudawb/device_attrs.def), or -2 for a number that is no attribute.
+static long long h200_attribute(int attr) {
+    switch (attr) {
+#define CUDAWB_DEVICE_ATTR(name, number, h200) case number: return h200;
+#include "../include/cudawb/device_attrs.def"
+#undef CUDAWB_DEVICE_ATTR
+    }
+    return -2;
+}
+static int attr(enum cudaDeviceAttr a) { return (int)h200_attribute(a); }
+
+// The H200's properties (facts/h200-device-attributes.txt), but for the name, which says what runs the
+// program, and the memory, which is this backend's simulated capacity (CUDAWB_CPU_MEMORY).
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
     if (cudaError_t e = enter("cudaGetDeviceProperties")) return e;
     if (!p) return fail("cudaGetDeviceProperties", cudaErrorInvalidValue);
@@ -47,77 +59,90 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
     memset(p, 0, sizeof *p);
     strcpy(p->name, "CUDA Memory Workbook CPU backend");
     p->totalGlobalMem = cfg.capacity;
-    p->sharedMemPerBlock = 48 * 1024;
-    p->sharedMemPerBlockOptin = 232448;
-    p->sharedMemPerMultiprocessor = 233472;
-    p->reservedSharedMemPerBlock = 1024;
-    p->regsPerBlock = p->regsPerMultiprocessor = 65536;
-    p->warpSize = 32;
-    p->memPitch = 2147483647;
-    p->maxThreadsPerBlock = 1024;
-    p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
-    p->maxThreadsDim[2] = 64;
-    p->maxGridSize[0] = 2147483647;
-    p->maxGridSize[1] = p->maxGridSize[2] = 65535;
-    p->totalConstMem = 65536;
-    p->major = 9;
-    p->minor = 0;
-    p->textureAlignment = 512;
-    p->texturePitchAlignment = 32;
-    p->multiProcessorCount = cfg.threads;
-    p->canMapHostMemory = p->concurrentKernels = p->unifiedAddressing = p->managedMemory = 1;
-    p->concurrentManagedAccess = p->hostNativeAtomicSupported = p->cooperativeLaunch = 1;
-    p->asyncEngineCount = 2;
-    p->memoryBusWidth = 6144;
-    p->l2CacheSize = 60 * 1024 * 1024;
-    p->maxThreadsPerMultiProcessor = 2048;
-    p->maxBlocksPerMultiProcessor = 32;
-    p->globalL1CacheSupported = p->localL1CacheSupported = 1;
-    p->memoryPoolsSupported = 1;
-    p->deviceNumaId = p->hostNumaId = -1;
+    p->sharedMemPerBlock = (size_t)attr(cudaDevAttrMaxSharedMemoryPerBlock);
+    p->sharedMemPerBlockOptin = (size_t)attr(cudaDevAttrMaxSharedMemoryPerBlockOptin);
+    p->sharedMemPerMultiprocessor = (size_t)attr(cudaDevAttrMaxSharedMemoryPerMultiprocessor);
+    p->reservedSharedMemPerBlock = (size_t)attr(cudaDevAttrReservedSharedMemoryPerBlock);
+    p->regsPerBlock = attr(cudaDevAttrMaxRegistersPerBlock);
+    p->regsPerMultiprocessor = attr(cudaDevAttrMaxRegistersPerMultiprocessor);
+    p->warpSize = attr(cudaDevAttrWarpSize);
+    p->memPitch = (size_t)attr(cudaDevAttrMaxPitch);
+    p->maxThreadsPerBlock = attr(cudaDevAttrMaxThreadsPerBlock);
+    p->maxThreadsDim[0] = attr(cudaDevAttrMaxBlockDimX);
+    p->maxThreadsDim[1] = attr(cudaDevAttrMaxBlockDimY);
+    p->maxThreadsDim[2] = attr(cudaDevAttrMaxBlockDimZ);
+    p->maxGridSize[0] = attr(cudaDevAttrMaxGridDimX);
+    p->maxGridSize[1] = attr(cudaDevAttrMaxGridDimY);
+    p->maxGridSize[2] = attr(cudaDevAttrMaxGridDimZ);
+    p->totalConstMem = (size_t)attr(cudaDevAttrTotalConstantMemory);
+    p->major = attr(cudaDevAttrComputeCapabilityMajor);
+    p->minor = attr(cudaDevAttrComputeCapabilityMinor);
+    p->textureAlignment = (size_t)attr(cudaDevAttrTextureAlignment);
+    p->texturePitchAlignment = (size_t)attr(cudaDevAttrTexturePitchAlignment);
+    p->surfaceAlignment = (size_t)attr(cudaDevAttrSurfaceAlignment);
+    p->multiProcessorCount = attr(cudaDevAttrMultiProcessorCount);
+    p->integrated = attr(cudaDevAttrIntegrated);
+    p->canMapHostMemory = attr(cudaDevAttrCanMapHostMemory);
+    p->concurrentKernels = attr(cudaDevAttrConcurrentKernels);
+    p->ECCEnabled = attr(cudaDevAttrEccEnabled);
+    p->pciBusID = attr(cudaDevAttrPciBusId);
+    p->pciDeviceID = attr(cudaDevAttrPciDeviceId);
+    p->pciDomainID = attr(cudaDevAttrPciDomainId);
+    p->tccDriver = attr(cudaDevAttrTccDriver);
+    p->asyncEngineCount = attr(cudaDevAttrAsyncEngineCount);
+    p->unifiedAddressing = attr(cudaDevAttrUnifiedAddressing);
+    p->memoryBusWidth = attr(cudaDevAttrGlobalMemoryBusWidth);
+    p->l2CacheSize = attr(cudaDevAttrL2CacheSize);
+    p->persistingL2CacheMaxSize = attr(cudaDevAttrMaxPersistingL2CacheSize);
+    p->maxThreadsPerMultiProcessor = attr(cudaDevAttrMaxThreadsPerMultiProcessor);
+    p->streamPrioritiesSupported = attr(cudaDevAttrStreamPrioritiesSupported);
+    p->globalL1CacheSupported = attr(cudaDevAttrGlobalL1CacheSupported);
+    p->localL1CacheSupported = attr(cudaDevAttrLocalL1CacheSupported);
+    p->managedMemory = attr(cudaDevAttrManagedMemory);
+    p->isMultiGpuBoard = attr(cudaDevAttrIsMultiGpuBoard);
+    p->multiGpuBoardGroupID = attr(cudaDevAttrMultiGpuBoardGroupID);
+    p->hostNativeAtomicSupported = attr(cudaDevAttrHostNativeAtomicSupported);
+    p->pageableMemoryAccess = attr(cudaDevAttrPageableMemoryAccess);
+    p->concurrentManagedAccess = attr(cudaDevAttrConcurrentManagedAccess);
+    p->computePreemptionSupported = attr(cudaDevAttrComputePreemptionSupported);
+    p->canUseHostPointerForRegisteredMem = attr(cudaDevAttrCanUseHostPointerForRegisteredMem);
+    p->cooperativeLaunch = attr(cudaDevAttrCooperativeLaunch);
+    p->pageableMemoryAccessUsesHostPageTables = attr(cudaDevAttrPageableMemoryAccessUsesHostPageTables);
+    p->directManagedMemAccessFromHost = attr(cudaDevAttrDirectManagedMemAccessFromHost);
+    p->maxBlocksPerMultiProcessor = attr(cudaDevAttrMaxBlocksPerMultiprocessor);
+    p->accessPolicyMaxWindowSize = attr(cudaDevAttrMaxAccessPolicyWindowSize);
+    p->hostRegisterSupported = attr(cudaDevAttrHostRegisterSupported);
+    p->sparseCudaArraySupported = attr(cudaDevAttrSparseCudaArraySupported);
+    p->hostRegisterReadOnlySupported = attr(cudaDevAttrHostRegisterReadOnlySupported);
+    p->timelineSemaphoreInteropSupported = attr(cudaDevAttrTimelineSemaphoreInteropSupported);
+    p->memoryPoolsSupported = attr(cudaDevAttrMemoryPoolsSupported);
+    p->gpuDirectRDMASupported = attr(cudaDevAttrGPUDirectRDMASupported);
+    p->gpuDirectRDMAFlushWritesOptions = (unsigned)attr(cudaDevAttrGPUDirectRDMAFlushWritesOptions);
+    p->gpuDirectRDMAWritesOrdering = attr(cudaDevAttrGPUDirectRDMAWritesOrdering);
+    p->memoryPoolSupportedHandleTypes = (unsigned)attr(cudaDevAttrMemoryPoolSupportedHandleTypes);
+    p->deferredMappingCudaArraySupported = attr(cudaDevAttrDeferredMappingCudaArraySupported);
+    p->ipcEventSupported = attr(cudaDevAttrIpcEventSupport);
+    p->clusterLaunch = attr(cudaDevAttrClusterLaunch);
+    p->unifiedFunctionPointers = 1;  // a property with no attribute: the H200's answer
+    p->deviceNumaConfig = attr(cudaDevAttrNumaConfig);
+    p->deviceNumaId = attr(cudaDevAttrNumaId);
+    p->mpsEnabled = attr(cudaDevAttrMpsEnabled);
+    p->hostNumaId = attr(cudaDevAttrHostNumaId);
+    p->gpuPciDeviceID = (unsigned)attr(cudaDevAttrGpuPciDeviceId);
+    p->gpuPciSubsystemID = (unsigned)attr(cudaDevAttrGpuPciSubsystemId);
+    p->hostNumaMultinodeIpcSupported = attr(cudaDevAttrHostNumaMultinodeIpcSupported);
     return cudaSuccess;
 }
 
-cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device) {
+// Every attribute as the H200 answered it; a number that is no attribute is 1 (CUDA's documented answer,
+// not measured).
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr a, int device) {
     if (cudaError_t e = enter("cudaDeviceGetAttribute")) return e;
     if (!value) return fail("cudaDeviceGetAttribute", cudaErrorInvalidValue);
     if (device != 0) return fail("cudaDeviceGetAttribute", cudaErrorInvalidDevice);
-    struct cudaDeviceProp p;
-    cudaGetDeviceProperties(&p, 0);
-    int v;
-    switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: v = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: v = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: v = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: v = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: v = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: v = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: v = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: v = (int)p.sharedMemPerBlock; break;
-    case cudaDevAttrTotalConstantMemory: v = (int)p.totalConstMem; break;
-    case cudaDevAttrWarpSize: v = 32; break;
-    case cudaDevAttrMaxPitch: v = (int)p.memPitch; break;
-    case cudaDevAttrMaxRegistersPerBlock: v = p.regsPerBlock; break;
-    case cudaDevAttrClockRate: v = 1980000; break;
-    case cudaDevAttrTextureAlignment: v = (int)p.textureAlignment; break;
-    case cudaDevAttrMultiProcessorCount: v = p.multiProcessorCount; break;
-    case cudaDevAttrMemoryClockRate: v = 2619000; break;
-    case cudaDevAttrGlobalMemoryBusWidth: v = p.memoryBusWidth; break;
-    case cudaDevAttrL2CacheSize: v = p.l2CacheSize; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: v = p.maxThreadsPerMultiProcessor; break;
-    case cudaDevAttrAsyncEngineCount: v = p.asyncEngineCount; break;
-    case cudaDevAttrTexturePitchAlignment: v = (int)p.texturePitchAlignment; break;
-    case cudaDevAttrComputeCapabilityMajor: v = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: v = p.minor; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: v = (int)p.sharedMemPerMultiprocessor; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = (int)p.sharedMemPerBlockOptin; break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: v = p.maxBlocksPerMultiProcessor; break;
-    case cudaDevAttrPageableMemoryAccess: v = 0; break;
-    case cudaDevAttrEccEnabled: v = 1; break;
-    case cudaDevAttrPciBusId: v = 0; break;
-    default: v = 1; break;  // the remaining yes/no capabilities
-    }
-    *value = v;
+    long long v = h200_attribute(a);
+    if (v == -2) return fail("cudaDeviceGetAttribute", cudaErrorInvalidValue);
+    *value = (int)v;
     return cudaSuccess;
 }
 
