@@ -307,6 +307,11 @@ run_budget() {
   why=$(contract_kept located) ||
     fail "$(printf 'expected: asked for 160 GB, the program prints one "error: gemm.cu:LINE: cudaMalloc(...) failed: cudaErrorMemoryAllocation: out of memory" line and exits with status 1\nhappened: %s\nusual cause: the return value of cudaMalloc is not checked' "$why")"
   fault_sweep --format located --lesson-work "$(mat_m)" "$(mat_n)" "$(mat_k)"
+  # The budgeted product's other calls too; its allocations, which may answer a failure with smaller
+  # blocks, are step 9's.
+  run_budget
+  fault_sweep --name sweep-budget --format located --skip "$(calls fn=cudaMalloc | cut -f1 | tr '\n' ' ')" -- \
+    --budget "$(budget_bytes)" "$(mat_m)" "$(mat_n)" "$(mat_k)"
   run_program --name probe -- --probe
   expect_answers --find "${PROBE_QUESTIONS[@]}"
   fault_sweep --name sweep-probe --format located --skip "$ANSWER_NS" -- --probe
