@@ -165,9 +165,16 @@ cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize,
     *minGridSize = n * 2;
     return cudaSuccess;
 }
+/* Resident blocks per SM as the H200's limits allow them: 2048 threads (in whole warps), 32 blocks, 233472
+   bytes of shared memory (each block also takes the 1024 the driver reserves). Registers are not counted:
+   the CPU backend does not know a kernel's, so a register-heavy kernel gets more here than on the GPU. */
 template <class T>
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T, int blockSize, size_t) {
-    *numBlocks = blockSize > 0 ? 2048 / blockSize : 0;
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T, int blockSize, size_t dynamicSMemSize) {
+    if (!numBlocks || blockSize <= 0 || blockSize > 1024) return cudaErrorInvalidValue;
+    int warps = (blockSize + 31) / 32, by_threads = 64 / warps, blocks = by_threads < 32 ? by_threads : 32;
+    size_t smem = dynamicSMemSize + 1024;
+    if ((size_t)blocks * smem > 233472) blocks = (int)(233472 / smem);
+    *numBlocks = blocks;
     return cudaSuccess;
 }
 #endif
