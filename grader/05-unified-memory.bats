@@ -257,9 +257,7 @@ timed_ms() {
   [ -n "$t1" ] && [ -n "$t2" ] ||
     fail "$(printf 'expected: each timing a cudaEventElapsedTime of two events recorded around its add_one (the second from before its prefetch)\nhappened: the elapsed-time calls were:\n%s\nusual cause: an event recorded on the wrong side of the launch, or one timing not measured' "$(calls_of cudaEventElapsedTime)")"
   ratio=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-  awk -v a="$t1" -v b="$t2" -v line="$(grep -m1 '^first touch: ' "$RUN_DIR/stdout")" 'BEGIN {
-    n = split(line, w, " "); if (n < 8) exit 1
-    d1 = w[3] - a; d2 = w[6] - b; exit !(d1 < 0.006 && d1 > -0.006 && d2 < 0.006 && d2 > -0.006) }' ||
+  printed_times "$(grep -m1 '^first touch: ' "$RUN_DIR/stdout")" 3 "$t1" 6 "$t2" 2 ||
     fail "$(printf 'expected: "first touch: %.2f ms, prefetched: %.2f ms, speed-up: %sx", the times cudaEventElapsedTime gave\nhappened: %s\nusual cause: the times printed are not the ones measured' \
       "$t1" "$t2" "$ratio" "$(grep -m1 '^first touch' "$RUN_DIR/stdout" || echo "no such line")")"
   require_real_gpu "the ratio of two kernel times"

@@ -293,3 +293,11 @@ span_count() {
   shift 2
   calls "$@" | awk -F '\t' -v s="$s" -v e="$e" '$1 > s && $1 < e { t += $6 } END { print t + 0 }'
 }
+
+# printed_times LINE I T1 J T2 DECIMALS: words I and J of LINE, two times the program printed with DECIMALS
+# decimals, are T1 and T2 (the ones the trace recorded), to the printed precision.
+printed_times() {
+  awk -v line="$1" -v i="$2" -v a="$3" -v j="$4" -v b="$5" -v d="$6" 'BEGIN {
+    tol = 0.6 / 10 ^ d; if (split(line, w, " ") < (i > j ? i : j)) exit 1
+    d1 = w[i] - a; d2 = w[j] - b; exit !(d1 < tol && d1 > -tol && d2 < tol && d2 > -tol) }'
+}
