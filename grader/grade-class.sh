@@ -47,6 +47,10 @@ if [ -n "${2:-}" ]; then ids=$(lesson_resolve "$2") || exit 2; else ids=$(lesson
 
 # The backend is chosen, and what every grading shares built, once, before the gradings run in parallel.
 backend_choose "$backend" || exit 2
+if [ "$WB_BACKEND" = none ]; then
+  echo "error: nothing here can run the students' programs ($WB_BACKEND_WHY): every step but the compile would score 0" >&2
+  exit 2
+fi
 if [ "$WB_BACKEND" = cpu ]; then
   "$WB_NVCC" --ensure-runtime >/dev/null || { echo "error: the CPU backend's runtime does not build" >&2; exit 2; }
 elif [ "$WB_BACKEND" = gpu ]; then

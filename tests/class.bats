@@ -19,9 +19,9 @@ setup_file() {
 
   solution "$c/alice"                                   # a plain folder
   skeleton "$src/bob" && tar -czf "$c/bob.tar.gz" -C "$src" bob   # one top folder wrapping 01-allocation/
-  if command -v zip >/dev/null 2>&1; then
+  if command -v zip >/dev/null 2>&1 && command -v unzip >/dev/null 2>&1; then
     variant "$src/carol" && (cd "$src/carol" && zip -qr "$c/carol.zip" 01-allocation)
-    echo 'not a zip archive' >"$c/broken.zip"
+    echo 'not a zip archive' >"$c/-dash Zoë.zip"   # corrupt; a leading dash, a space, UTF-8
   fi
   if command -v git >/dev/null 2>&1; then
     # dave: a work tree whose uncommitted edit (the variant) is what is graded; erin: a bare repository.
@@ -96,6 +96,10 @@ csv_rows() {
   assert_output --regexp '\[[0-9]+/[0-9]+\] alice 17/17 · '
   for f in gradebook.csv scores.csv class.html run.log; do assert_file_exists "$RUN/$f"; done
   assert_link_exists "$BATS_FILE_TMPDIR/runs/latest"
+  # Each student's folder: a name safe anywhere, and a short hash.
+  run find "$RUN" -mindepth 1 -maxdepth 1 -type d -regextype posix-extended ! -regex '.*/[A-Za-z0-9_][A-Za-z0-9_-]*-[0-9a-f]{8}'
+  assert_output ""
+  assert_equal "$(find "$RUN" -mindepth 2 -maxdepth 2 -name report.txt -printf x | wc -c)" "$(class_size)"
   run cat "$BATS_FILE_TMPDIR/first.out"
   assert_output --regexp 'alice +17 / 17 +points'
   assert_output --partial "scores: "
@@ -109,6 +113,7 @@ csv_rows() {
   grep -qxF 'Smith, "Jane"' <<<"$names" || fail "no row for Smith, \"Jane\": $names"
   grep -qxF alice <<<"$names" || fail "no row for alice"
   grep -qxF bob <<<"$names" || fail "no row for bob (bob.tar.gz)"
+  [ ! -e "$BATS_FILE_TMPDIR/class/-dash Zoë.zip" ] || grep -qxF -- "-dash Zoë" <<<"$names" || fail "no row for -dash Zoë"
   if [ -d "$BATS_FILE_TMPDIR/class/new"$'\n'"line" ]; then
     grep -qxF 'new\nline' <<<"$names" || fail "no row for the name with a newline: $names"
   fi
@@ -147,14 +152,16 @@ csv_rows() {
     assert_equal "$(awk -F '\t' -v s="$step" '$1 == "dave" && $3 == s { print $5 }' "$BATS_TEST_TMPDIR/sc")" failed
     assert_equal "$(total erin)" 17
   fi
+  command -v zip >/dev/null 2>&1 && command -v unzip >/dev/null 2>&1 || skip "zip or unzip is not installed: no .zip student"
+  command -v git >/dev/null 2>&1 || skip "git is not installed: no repository students"
 }
 
 @test "unsafe and corrupt entries get not-graded rows with the reason, and nothing is written outside" {
   csv_rows "$RUN/scores.csv" >"$BATS_TEST_TMPDIR/sc"
-  run awk -F '\t' '$1 == "evil" || $1 == "link" || $1 == "broken" { print $1 ": " $5 ": " $8 }' "$BATS_TEST_TMPDIR/sc"
+  run awk -F '\t' '$1 == "evil" || $1 == "link" || $1 == "-dash Zoë" { print $1 ": " $5 ": " $8 }' "$BATS_TEST_TMPDIR/sc"
   assert_line --regexp '^evil: not-graded: unsafe entry \(a \.\. component\): \.\./evil$'
   assert_line --regexp '^link: not-graded: unsafe entry \(a link.*\): 01-allocation/alloc.cu$'
-  if [ -e "$BATS_FILE_TMPDIR/class/broken.zip" ]; then assert_line --regexp '^broken: not-graded: not a readable zip archive'; fi
+  if [ -e "$BATS_FILE_TMPDIR/class/-dash Zoë.zip" ]; then assert_line --regexp '^-dash Zoë: not-graded: not a readable zip archive'; fi
   refute_line --regexp ': (passed|failed): '
   run find "$BATS_FILE_TMPDIR" "${TMPDIR:-/tmp}" -maxdepth 3 -name evil ! -path "$BATS_FILE_TMPDIR/src/*"
   assert_output ""
@@ -182,6 +189,7 @@ csv_rows() {
   assert_success
   run jq -r .output "$RUN"/*/results.json
   assert_line 'student: Smith, "Jane"'
+  [ ! -e "$BATS_FILE_TMPDIR/class/-dash Zoë.zip" ] || assert_line 'student: -dash Zoë'
 }
 
 @test "class.html draws the totals and the pass rates as SVG, and names every student, escaped" {

@@ -10,8 +10,9 @@
 #   results/    check.sh's NN-slug.tsv files;  report.txt  what check.sh printed
 #   log         one line: how these results were made ("graded", "reused from RUN/FOLDER")
 #   grade-one.sh ENTRY RUN FOLDER [LESSON]   (LESSON as check.sh takes it; none: every lesson)
-# Environment: WB_CLASS_IDS (the lesson ids graded), WB_CLASS_BACKEND, WB_CLASS_GRADER_HASH (hashes.sh grader), WB_CLASS_WORK (the run's work
-# area), WB_CLASS_PARENT (where earlier runs are), WB_CLASS_FORCE=1 (grade again even when unchanged).
+# Environment: WB_CLASS_IDS (the lesson ids graded), WB_CLASS_BACKEND (gpu or cpu), WB_CLASS_GRADER_HASH
+# (hashes.sh grader), WB_CLASS_WORK (the run's work area), WB_CLASS_PARENT (where earlier runs are),
+# WB_CLASS_FORCE=1 (grade again even when unchanged).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 entry=$1 run=$2 folder=$3
@@ -64,6 +65,10 @@ else
   mkdir -p "$out/results"
   "$WB_ROOT/grader/check.sh" "$@" --submission "$root" --results "$out/results" --work "$work/grading" \
     --backend "$WB_CLASS_BACKEND" >"$out/report.txt" 2>&1 </dev/null || true
+  # The report names the student's entry, not the work area it was unpacked into.
+  FROM="$root/" TO="$base/" LC_ALL=C awk '{ out = ""; while ((i = index($0, ENVIRON["FROM"])) > 0) {
+      out = out substr($0, 1, i - 1) ENVIRON["TO"]; $0 = substr($0, i + length(ENVIRON["FROM"])) }; print out $0 }' \
+    "$out/report.txt" >"$out/report.tmp" && mv "$out/report.tmp" "$out/report.txt"
   echo graded >"$out/state"
   printf 'graded (hash %s)\n' "${hash:0:12}" >"$out/log"
 fi
