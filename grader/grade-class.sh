@@ -113,12 +113,12 @@ for f in "${folders[@]}"; do
     "$(tsv_escape "$(cat "$out/$f/reason" 2>/dev/null || echo "the grading did not finish (see run.log)")")"
 done >"$out/students.tsv"
 a=(env LC_ALL=C awk -f "$cls/escape.awk")
-"${a[@]}" -v run="$out" -f "$cls/collect.awk" "$out/steps.tsv" "$out/students.tsv" >"$out/class.tsv"
+WB_CLASS_RUN=$out "${a[@]}" -f "$cls/collect.awk" "$out/steps.tsv" "$out/students.tsv" >"$out/class.tsv"
 "${a[@]}" -f "$cls/scores.awk" "$out/class.tsv" >"$out/scores.csv"
 "${a[@]}" -f "$cls/gradebook.awk" "$out/class.tsv" >"$out/gradebook.csv"
-"${a[@]}" -v run="$out" -f "$cls/gradescope.awk" "$out/class.tsv"
-"${a[@]}" -v run="$out" -f "$cls/junit.awk" "$out/class.tsv"
-"${a[@]}" -v title="Class $(basename "$class"), $(date '+%Y-%m-%d %H:%M'), $WB_BACKEND backend" -f "$cls/html.awk" \
+WB_CLASS_RUN=$out "${a[@]}" -f "$cls/gradescope.awk" "$out/class.tsv"
+WB_CLASS_RUN=$out "${a[@]}" -f "$cls/junit.awk" "$out/class.tsv"
+WB_CLASS_TITLE="Class $(basename "$class"), $(date '+%Y-%m-%d %H:%M'), $WB_BACKEND backend" "${a[@]}" -f "$cls/html.awk" \
   "$out/class.tsv" >"$out/class.html"
 for i in "${!folders[@]}"; do
   f=${folders[$i]}

@@ -6,9 +6,9 @@
 # be graded here (a GPU's speed on the CPU backend; its status stays what the grader said, its reason
 # starts "not graded here"). A student whose entry could not be graded gets every step, not-graded, 0
 # points, with the reason; so does a lesson the grader wrote no result for.
-#   awk -v run=RUN -f escape.awk -f collect.awk steps.tsv students.tsv
+#   WB_CLASS_RUN=RUN awk -f escape.awk -f collect.awk steps.tsv students.tsv
 # students.tsv: FOLDER NAME STATE REASON, NAME and REASON escaped.
-BEGIN { FS = OFS = "\t" }
+BEGIN { FS = OFS = "\t"; run = ENVIRON["WB_CLASS_RUN"] }
 FNR == NR { n++; L[n] = $1; S[n] = $2; P[n] = $3; H[n] = $4; N[n] = $5; next }
 {
   folder = $1; name = $2; state = $3; why = $4

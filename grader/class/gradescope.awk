@@ -1,8 +1,8 @@
 # gradescope.awk: each student's RUN/FOLDER/results.json, in Gradescope's format: {"score", "tests": [one
 # per step: name, score, max_score, status passed|failed, output (the reason), visibility]}. Steps not
 # graded here (a GPU's speed on the CPU backend) are left out, as they are of everyone's maximum.
-#   awk -v run=RUN -f escape.awk -f gradescope.awk class.tsv
-BEGIN { FS = "\t" }
+#   WB_CLASS_RUN=RUN awk -f escape.awk -f gradescope.awk class.tsv
+BEGIN { FS = "\t"; run = ENVIRON["WB_CLASS_RUN"] }
 function flush() {
   if (cur == "") return
   file = run "/" cur "/results.json"

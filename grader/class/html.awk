@@ -1,8 +1,8 @@
 # html.awk: class.html, one self-contained page (inline CSS, SVG drawn from the data, no network): the
 # distribution of the totals, each step's pass rate, the students by total with links to their reports,
 # and the steps not graded here. Every name is HTML-escaped (escape.awk's xml()).
-#   awk -v title=TEXT -f escape.awk -f html.awk class.tsv >class.html
-BEGIN { FS = "\t" }
+#   WB_CLASS_TITLE=TEXT awk -f escape.awk -f html.awk class.tsv >class.html
+BEGIN { FS = "\t"; title = ENVIRON["WB_CLASS_TITLE"] }
 {
   if (!($1 in seen)) { seen[$1] = 1; ns++; stu[ns] = $1; nm[$1] = unesc($2) }
   if (!(($3, $4) in cseen)) { cseen[$3, $4] = 1; nc++; col[nc] = $3 SUBSEP $4; cname[nc] = substr($3, 1, 2) " step " $4 ": " unesc($5); here[nc] = $10 }

@@ -1,8 +1,8 @@
 # junit.awk: each student's RUN/FOLDER/junit.xml: a testsuite per lesson, a testcase per step; a step not
 # passed has a <failure> with its reason, a step not graded here (a GPU's speed on the CPU backend) is
 # <skipped>. Names and reasons XML-escaped (escape.awk's xml()).
-#   awk -v run=RUN -f escape.awk -f junit.awk class.tsv
-BEGIN { FS = "\t" }
+#   WB_CLASS_RUN=RUN awk -f escape.awk -f junit.awk class.tsv
+BEGIN { FS = "\t"; run = ENVIRON["WB_CLASS_RUN"] }
 function suite() {
   if (lesson == "") return
   body = body sprintf("  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n%s  </testsuite>\n",
