@@ -61,8 +61,11 @@ fi
 
 # The run's folder: a new one each time; earlier runs beside it are kept, and looked in for reuse.
 if [ -z "$out" ]; then
-  out=$WB_BUILD/class/$(date +%Y%m%d-%H%M%S)
-  while [ -e "$out" ]; do out=${out%-[0-9][0-9][0-9][0-9][0-9][0-9]*}-$(date +%H%M%S)-$RANDOM; done
+  stamp=$(date +%Y%m%d-%H%M%S)
+  mkdir -p "$WB_BUILD/class"
+  out=$WB_BUILD/class/$stamp
+  # Two runs in one second: mkdir decides, the later one gets a suffix.
+  until mkdir "$out" 2>/dev/null; do out=$WB_BUILD/class/$stamp-$RANDOM; done
 fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -124,7 +127,14 @@ for i in "${!folders[@]}"; do
   f=${folders[$i]}
   printf '%s\t%s\t%s\n' "$f" "$(tsv_escape "$(cat "$out/$f/name")")" "$(cat "$out/$f/log" 2>/dev/null || head -c 300 "$work/$f.err")"
 done >"$out/run.log"
-[ ! -e "$parent/latest" ] || [ -L "$parent/latest" ] && ln -sfn "$(basename "$out")" "$parent/latest"
+# latest: a link to this run, in build/class/, or beside an OUT=DIR whose parent holds other runs already
+# (a parent that is not a folder of runs gets no link).
+if [ ! -e "$parent/latest" ] || [ -L "$parent/latest" ]; then
+  if [ "$parent" = "$(cd "$WB_BUILD/class" 2>/dev/null && pwd)" ] || [ -L "$parent/latest" ] ||
+    [ -n "$(find "$parent" -mindepth 2 -maxdepth 2 -name steps.tsv ! -path "$out/*" -print -quit)" ]; then
+    ln -sfn "$(basename "$out")" "$parent/latest"
+  fi
+fi
 
 # Each student's total, as before; then where everything is.
 LC_ALL=C awk -F '\t' '{ t[$1] += $7; m[$1] += $8 } END { for (f in t) print f "\t" t[f] "\t" m[f] }' "$out/class.tsv" >"$work/totals"

@@ -225,3 +225,34 @@ csv_rows() {
   assert_output --regexp $'^alice-[0-9a-f]{8}\talice\tgraded \\(hash '
   assert_file_contains "$forced/gradebook.csv" '^alice,17,17,'
 }
+
+@test "unpack.sh refuses absolute paths, hard links, a linked entry and too many files, before writing" {
+  local u=$WB_ROOT/grader/class/unpack.sh d=$BATS_TEST_TMPDIR
+  mkdir -p "$d/s/01-allocation" && echo x >"$d/s/01-allocation/alloc.cu"
+  tar -cPf "$d/abs.tar" "$d/s/01-allocation/alloc.cu"
+  run "$u" "$d/abs.tar" "$d/u1"
+  assert_failure
+  assert_output --partial "an absolute path"
+  ln "$d/s/01-allocation/alloc.cu" "$d/s/01-allocation/again.cu"
+  tar -cf "$d/hard.tar" -C "$d/s" 01-allocation
+  run "$u" "$d/hard.tar" "$d/u2"
+  assert_failure
+  assert_output --partial "unsafe entry (a link"
+  rm "$d/s/01-allocation/again.cu"
+  ln -s "$d/s" "$d/linked"
+  run "$u" "$d/linked" "$d/u3"
+  assert_failure
+  assert_output --partial "the entry is a symbolic link"
+  touch "$d/s/01-allocation/"{a,b,c}.cu
+  tar -czf "$d/many.tgz" -C "$d/s" 01-allocation
+  WB_CLASS_MAX_FILES=3 run "$u" "$d/many.tgz" "$d/u4"
+  assert_failure
+  assert_output --partial "too many files and folders"
+  run find "$d/u1" "$d/u2" "$d/u4" -mindepth 1
+  assert_output ""
+  # Nothing lesson-shaped: a plain folder of other things.
+  mkdir -p "$d/odd/notes" && echo x >"$d/odd/notes/a.txt"
+  run "$u" "$d/odd" "$d/u5"
+  assert_failure
+  assert_output --partial "nothing lesson-shaped inside"
+}

@@ -5,7 +5,7 @@
 # ENTRY: a folder laid out like exercises/, a .tar, .tar.gz/.tgz or .zip, a git repository's work tree (a
 # folder with .git: its files as they are, .git left out) or a bare repository (its HEAD's tree). Refused,
 # with one line on stderr and status 1: absolute paths, ".." components, links, devices and other
-# special files, more than WB_CLASS_MAX_FILES (2000) files or WB_CLASS_MAX_MB (50) MiB unpacked, an
+# special files, more than WB_CLASS_MAX_FILES (2000) files and folders or WB_CLASS_MAX_MB (50) MiB unpacked, an
 # archive its tool cannot read, and an entry with nothing lesson-shaped inside. Archives are listed
 # before anything is written; what was unpacked is checked again after.
 set -euo pipefail
@@ -22,8 +22,8 @@ check_listing() {
       if (type != "-" && type != "d") { print "unsafe entry (a link, device or other special file): " name; exit 1 }
       if (name ~ /^\//) { print "unsafe entry (an absolute path): " name; exit 1 }
       if (("/" name "/") ~ /\/\.\.\//) { print "unsafe entry (a .. component): " name; exit 1 }
-      if (type == "-") { files++; bytes += size }
-      if (files > max_files) { print "too many files: more than " max_files; exit 1 }
+      files++; if (type == "-") bytes += size
+      if (files > max_files) { print "too many files and folders: more than " max_files; exit 1 }
       if (bytes > max_bytes) { print "too big: more than " max_bytes / 1048576 " MiB unpacked"; exit 1 } }'
 }
 # first_line FILE: the first line a tool wrote, for a reason.
@@ -31,6 +31,7 @@ first_line() { grep -v "^\[" "$1" | head -n 1 | tr -d "\r" | sed "s/^ *//" | cut
 
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
+[ ! -L "$entry" ] || refuse "the entry is a symbolic link: put the folder or archive itself in the class"
 case $entry in
   *.tar | *.tar.gz | *.tgz)
     # Types and sizes from the verbose listing, names from the plain one (GNU tar escapes a newline as \n).
@@ -56,7 +57,7 @@ case $entry in
     unzip -qq -n "$entry" -d "$dest" >"$err" 2>&1 || refuse "the zip archive could not be unpacked: $(first_line "$err")"
     ;;
   *)
-    if [ -d "$entry" ] && [ "$(git --git-dir="$entry" rev-parse --is-bare-repository 2>/dev/null)" = true ]; then
+    if [ -d "$entry" ] && [ "$(git -c safe.directory='*' --git-dir="$entry" rev-parse --is-bare-repository 2>/dev/null)" = true ]; then
       # A bare repository: HEAD's tree, read blob by blob (git archive would run the repository's own
       # filters, which its config may point at any command).
       g=(git -c safe.directory='*' --git-dir="$entry")
@@ -75,8 +76,8 @@ case $entry in
       # A folder, or a repository's work tree (.git left out): links and special files are refused.
       bad=$(find "$entry" -path "$entry/.git" -prune -o ! -type f ! -type d -print -quit)
       [ -z "$bad" ] || refuse "unsafe entry (a link, device or other special file): ${bad#"$entry"/}"
-      n=$(find "$entry" -path "$entry/.git" -prune -o -type f -print | wc -l)
-      [ "$n" -le "$max_files" ] || refuse "too many files: more than $max_files"
+      n=$(find "$entry" -mindepth 1 -path "$entry/.git" -prune -o -printf x | wc -c)
+      [ "$n" -le "$max_files" ] || refuse "too many files and folders: more than $max_files"
       bytes=$(find "$entry" -path "$entry/.git" -prune -o -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
       [ "$bytes" -le "$max_bytes" ] || refuse "too big: more than $((max_bytes >> 20)) MiB"
       { tar -C "$entry" --exclude=./.git -cf - . | tar -C "$dest" -xf - --no-same-owner; } 2>"$err" ||
@@ -90,7 +91,7 @@ esac
 # What is there now must be what the listing promised: plain files and folders, within the limits.
 bad=$(find "$dest" ! -type f ! -type d -print -quit)
 [ -z "$bad" ] || { rm -rf "$dest"; refuse "unsafe entry (a link, device or other special file): ${bad#"$dest"/}"; }
-[ "$(find "$dest" -type f | wc -l)" -le "$max_files" ] || { rm -rf "$dest"; refuse "too many files: more than $max_files"; }
+[ "$(find "$dest" -mindepth 1 -printf x | wc -c)" -le "$max_files" ] || { rm -rf "$dest"; refuse "too many files and folders: more than $max_files"; }
 chmod -R u+rwX,go+rX "$dest"
 
 # The NN-slug/ folders: here, or in the one folder that wraps them (macOS's __MACOSX and .DS_Store aside).
