@@ -35,8 +35,7 @@ if [ $# -lt 1 ] || [ ! -d "$1" ]; then
   echo "usage: make grade CLASS=DIR [LESSON=N] [JOBS=N] [OUT=DIR] [FORCE=1] [UNSAFE=1]   (DIR/STUDENT, STUDENT.zip, ...)" >&2
   exit 2
 fi
-jobs=${jobs:-$(nproc)}
-[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "error: JOBS must be a number of parallel gradings, not \"$jobs\"" >&2; exit 2; }
+[ -z "$jobs" ] || [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "error: JOBS must be a number of parallel gradings, not \"$jobs\"" >&2; exit 2; }
 if ! sandbox_available && [ "$unsafe" = 0 ]; then
   echo "error: no sandbox here ($WB_SANDBOX_WHY): a class's code would run with the grader's rights; make grade UNSAFE=1 grades anyway" >&2
   exit 2
@@ -56,7 +55,15 @@ if [ "$WB_BACKEND" = cpu ]; then
 elif [ "$WB_BACKEND" = gpu ]; then
   # shellcheck source=grader/lib/build.sh
   . "$WB_ROOT/grader/lib/build.sh"
-  for f in trace wrappers kernel_info cublas; do shim_object "$f" >/dev/null || exit 2; done
+  for f in trace wrappers kernel_info; do shim_object "$f" >/dev/null || exit 2; done
+  shim_object cublas >/dev/null 2>&1 || true # only programs that use cuBLAS need it
+fi
+# JOBS: by default one grading per core on the CPU backend, and one at a time on a GPU, where programs run
+# side by side would share its memory (lesson 07 fills it up to a budget) and its time (the speed steps).
+if [ -z "$jobs" ]; then
+  if [ "$WB_BACKEND" = gpu ]; then jobs=1; else jobs=$(nproc); fi
+elif [ "$WB_BACKEND" = gpu ] && [ "$jobs" -gt 1 ]; then
+  echo "note: JOBS=$jobs on one GPU: the speed and memory-budget steps of programs run side by side may disturb each other" >&2
 fi
 
 # The run's folder: a new one each time; earlier runs beside it are kept, and looked in for reuse.
