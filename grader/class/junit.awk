@@ -5,7 +5,7 @@
 BEGIN { FS = "\t"; run = ENVIRON["WB_CLASS_RUN"] }
 function suite() {
   if (lesson == "") return
-  body = body sprintf("  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" skipped=\"%d\">\n%s  </testsuite>\n",
+  body = body sprintf("  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n%s  </testsuite>\n",
     xml(lesson), t, fl, sk, cases)
   lesson = ""; cases = ""; t = fl = sk = 0
 }
