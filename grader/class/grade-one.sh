@@ -54,11 +54,20 @@ if [ "${WB_CLASS_FORCE:-0}" != 1 ]; then
   # The same student's result, where an identical one is theirs.
   earlier=${same:-$earlier}
 fi
+# in_report FROM TO: the report with every FROM replaced by TO, as text.
+in_report() {
+  FROM=$1 TO=$2 LC_ALL=C awk '{ out = ""; while ((i = index($0, ENVIRON["FROM"])) > 0) {
+      out = out substr($0, 1, i - 1) ENVIRON["TO"]; $0 = substr($0, i + length(ENVIRON["FROM"])) }; print out $0 }' \
+    "$out/report.txt" >"$out/report.tmp" && mv "$out/report.tmp" "$out/report.txt"
+}
 if [ -n "$earlier" ]; then
   from=$(dirname "$earlier")
   rm -rf "$out/results"
   cp -R "$from/results" "$out/results"
   cp "$from/report.txt" "$out/report.txt"
+  # Another student's identical files: the report names this one's entry.
+  prev=$(cat "$from/entry" 2>/dev/null || true)
+  [ -z "$prev" ] || [ "$prev" = "$base" ] || in_report "$prev/" "$base/"
   echo reused >"$out/state"
   printf 'reused from %s (identical hash %s)\n' "${from#"$WB_CLASS_PARENT"/}" "${hash:0:12}" >"$out/log"
 else
@@ -66,9 +75,7 @@ else
   "$WB_ROOT/grader/check.sh" "$@" --submission "$root" --results "$out/results" --work "$work/grading" \
     --backend "$WB_CLASS_BACKEND" >"$out/report.txt" 2>&1 </dev/null || true
   # The report names the student's entry, not the work area it was unpacked into.
-  FROM="$root/" TO="$base/" LC_ALL=C awk '{ out = ""; while ((i = index($0, ENVIRON["FROM"])) > 0) {
-      out = out substr($0, 1, i - 1) ENVIRON["TO"]; $0 = substr($0, i + length(ENVIRON["FROM"])) }; print out $0 }' \
-    "$out/report.txt" >"$out/report.tmp" && mv "$out/report.tmp" "$out/report.txt"
+  in_report "$root/" "$base/"
   echo graded >"$out/state"
   printf 'graded (hash %s)\n' "${hash:0:12}" >"$out/log"
 fi
