@@ -256,3 +256,23 @@ csv_rows() {
   assert_failure
   assert_output --partial "nothing lesson-shaped inside"
 }
+
+@test "a GPU speed step is in no one's maximum on the CPU backend, whatever each student's status" {
+  local cls=$WB_ROOT/grader/class r=$BATS_TEST_TMPDIR/run
+  run "$cls/steps.sh" cpu 02-copies
+  assert_line --regexp $'^02-copies\t8\t2\t0\tcopies from pinned memory'
+  run "$cls/steps.sh" gpu 02-copies
+  assert_line --regexp $'^02-copies\t8\t2\t1\t'
+  # Three students, from their results: one reached the speed step, one failed it (a compile error),
+  # one was not graded at all. collect.awk gives the step maximum 0 for each, the others their points.
+  mkdir -p "$r/ann/results" "$r/ben/results" "$r/cat"
+  "$cls/steps.sh" cpu 02-copies >"$r/steps.tsv"
+  awk -F '\t' -v OFS='\t' '{ print $2, ($2 == 8 ? "needs-gpu" : "passed"), ($2 == 8 ? 0 : $3), $3, $5, "" }' "$r/steps.tsv" >"$r/ann/results/02-copies.tsv"
+  awk -F '\t' -v OFS='\t' '{ print $2, ($2 == 1 ? "passed" : "failed"), ($2 == 1 ? 1 : 0), $3, $5, "" }' "$r/steps.tsv" >"$r/ben/results/02-copies.tsv"
+  printf 'ann\tann\tgraded\t\nben\tben\tgraded\t\ncat\tcat\tnot-graded\tcorrupt\n' >"$r/students.tsv"
+  WB_CLASS_RUN=$r LC_ALL=C awk -f "$cls/escape.awk" -f "$cls/collect.awk" "$r/steps.tsv" "$r/students.tsv" >"$r/class.tsv"
+  run awk -F '\t' '$4 == 8 { print $1, $6, $7, $8, $10 }' "$r/class.tsv"
+  assert_output $'ann needs-gpu 0 0 0\nben failed 0 0 0\ncat not-graded 0 0 0'
+  run awk -F '\t' '{ t[$1] += $7; m[$1] += $8 } END { print t["ann"], m["ann"], t["ben"], m["ben"], t["cat"], m["cat"] }' "$r/class.tsv"
+  assert_output "18 18 1 18 0 18"
+}
