@@ -117,10 +117,19 @@ done
 while [ "${#running[@]}" -gt 0 ]; do wait -n -p ended || true; finish "$ended"; done
 progress_end
 
+# Each student's name, as bytes (a grading that failed early wrote none: the entry's name then).
+names=()
+for i in "${!folders[@]}"; do
+  names[i]=${entries[i]##*/}
+  [ ! -f "$out/${folders[i]}/name" ] || IFS= read -r -d '' "names[i]" <"$out/${folders[i]}/name" || true
+done
+
 # The outputs, all from one table (class.tsv, grader/class/collect.awk).
-for f in "${folders[@]}"; do
-  printf '%s\t%s\t%s\t%s\n' "$f" "$(tsv_escape "$(cat "$out/$f/name")")" "$(cat "$out/$f/state" 2>/dev/null || echo not-graded)" \
-    "$(tsv_escape "$(cat "$out/$f/reason" 2>/dev/null || echo "the grading did not finish (see run.log)")")"
+for i in "${!folders[@]}"; do
+  f=${folders[i]}
+  state=$(cat "$out/$f/state" 2>/dev/null || echo not-graded) reason=""
+  [ "$state" != not-graded ] || reason=$(cat "$out/$f/reason" 2>/dev/null || echo "the grading did not finish (see run.log)")
+  printf '%s\t%s\t%s\t%s\n' "$f" "$(tsv_escape "${names[i]}")" "$state" "$(tsv_escape "$reason")"
 done >"$out/students.tsv"
 a=(env LC_ALL=C awk -f "$cls/escape.awk")
 WB_CLASS_RUN=$out "${a[@]}" -f "$cls/collect.awk" "$out/steps.tsv" "$out/students.tsv" >"$out/class.tsv"
@@ -132,7 +141,7 @@ WB_CLASS_TITLE="Class $(basename "$class"), $(date '+%Y-%m-%d %H:%M'), $WB_BACKE
   "$out/class.tsv" >"$out/class.html"
 for i in "${!folders[@]}"; do
   f=${folders[$i]}
-  printf '%s\t%s\t%s\n' "$f" "$(tsv_escape "$(cat "$out/$f/name")")" "$(cat "$out/$f/log" 2>/dev/null || head -c 300 "$work/$f.err")"
+  printf '%s\t%s\t%s\n' "$f" "$(tsv_escape "${names[i]}")" "$(cat "$out/$f/log" 2>/dev/null || head -c 300 "$work/$f.err")"
 done >"$out/run.log"
 # latest: a link to this run, in build/class/, or beside an OUT=DIR whose parent holds other runs already
 # (a parent that is not a folder of runs gets no link).
@@ -144,9 +153,11 @@ if [ ! -e "$parent/latest" ] || [ -L "$parent/latest" ]; then
 fi
 
 # Each student's total, as before; then where everything is.
-LC_ALL=C awk -F '\t' '{ t[$1] += $7; m[$1] += $8 } END { for (f in t) print f "\t" t[f] "\t" m[f] }' "$out/class.tsv" >"$work/totals"
-for f in "${folders[@]}"; do
-  IFS=$'\t' read -r _ got max < <(grep -F -- "$f"$'\t' "$work/totals")
-  printf '%-24s %4s / %-4s points   (report: %s)\n' "$(shown "$(cat "$out/$f/name")")" "$got" "$max" "${out#"$WB_ROOT"/}/$f/report.txt"
+declare -A got=() max=()
+while IFS=$'\t' read -r f g m; do got[$f]=$g max[$f]=$m; done < <(
+  LC_ALL=C awk -F '\t' '{ t[$1] += $7; m[$1] += $8 } END { for (f in t) print f "\t" t[f] "\t" m[f] }' "$out/class.tsv")
+for i in "${!folders[@]}"; do
+  f=${folders[i]}
+  printf '%-24s %4s / %-4s points   (report: %s)\n' "$(shown "${names[i]}")" "${got[$f]}" "${max[$f]}" "${out#"$WB_ROOT"/}/$f/report.txt"
 done
 echo "scores: ${out#"$WB_ROOT"/}/scores.csv, gradebook.csv, class.html"
