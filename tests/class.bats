@@ -10,9 +10,9 @@ setup_file() {
   load lib/helpers
   local c=$BATS_FILE_TMPDIR/class src=$BATS_FILE_TMPDIR/src unsafe=()
   mkdir -p "$c" "$src"
+  # Asked in a subshell: the answer sandbox.sh caches (exported) must not reach the tests' gradings.
   # shellcheck source=grader/lib/sandbox.sh
-  . "$WB_ROOT/grader/lib/sandbox.sh"
-  sandbox_available || unsafe=(UNSAFE=1)
+  (. "$WB_ROOT/grader/lib/sandbox.sh" && sandbox_available) || unsafe=(UNSAFE=1)
   solution() { mkdir -p "$1" && cp -R "$WB_ROOT/solutions/01-allocation" "$1/"; }
   skeleton() { mkdir -p "$1" && cp -R "$WB_ROOT/exercises/01-allocation" "$1/"; }
   variant() { solution "$1" && patch --quiet -p1 -d "$1/01-allocation" <"$WB_ROOT/$VARIANT"; }
@@ -275,4 +275,18 @@ csv_rows() {
   assert_output $'ann needs-gpu 0 0 0\nben failed 0 0 0\ncat not-graded 0 0 0'
   run awk -F '\t' '{ t[$1] += $7; m[$1] += $8 } END { print t["ann"], m["ann"], t["ben"], m["ben"], t["cat"], m["cat"] }' "$r/class.tsv"
   assert_output "18 18 1 18 0 18"
+}
+
+@test "without a sandbox make grade refuses a class unless UNSAFE=1; bad arguments are one-line errors" {
+  run env -u WB_SANDBOX_STATE WB_NO_SANDBOX=1 make -s -C "$WB_ROOT" grade CLASS="$BATS_FILE_TMPDIR/class" LESSON=1 BACKEND=cpu OUT="$BATS_TEST_TMPDIR/out"
+  assert_failure
+  assert_output --partial "no sandbox here"
+  assert_output --partial "UNSAFE=1"
+  refute [ -e "$BATS_TEST_TMPDIR/out" ]
+  run "$WB_ROOT/grader/grade-class.sh" "$BATS_FILE_TMPDIR/class" 1 --jobs many
+  assert_failure 2
+  assert_output --partial "JOBS must be a number"
+  run "$WB_ROOT/grader/grade-class.sh" /nonexistent
+  assert_failure 2
+  assert_output --partial "usage: make grade CLASS=DIR"
 }
