@@ -47,10 +47,10 @@ if [ "${WB_CLASS_FORCE:-0}" != 1 ]; then
   while IFS= read -r line; do
     f=${line#* }
     case $f in "$run"/*) continue ;; esac
-    grep -qxF -- "$hash" "$f" || continue
     earlier=$f
     [ "$(basename "$(dirname "$f")")" != "$folder" ] || same=$f
-  done < <(find "$WB_CLASS_PARENT" -mindepth 3 -maxdepth 3 -type f -name hash -printf "%T@ %p\n" 2>/dev/null | LC_ALL=C sort -n)
+  done < <(find "$WB_CLASS_PARENT" -mindepth 3 -maxdepth 3 -type f -name hash -exec grep -lxF -- "$hash" {} + 2>/dev/null |
+    while IFS= read -r f; do printf '%s %s\n' "$(stat -c %Y "$f")" "$f"; done | LC_ALL=C sort -n)
   # The same student's result, where an identical one is theirs.
   earlier=${same:-$earlier}
 fi
