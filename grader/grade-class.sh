@@ -102,6 +102,15 @@ echo "backend: $WB_BACKEND ($WB_BACKEND_WHY); $total students, $jobs at a time; 
 
 # JOBS gradings at a time, each in its own folders; a line on stderr as each one ends.
 declare -A running=()
+# Each grading is a process group of its own (setsid), so that an interrupted run stops all of them: their
+# compiles and programs with them.
+stop() {
+  local p
+  for p in "${!running[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done
+  echo "interrupted: $out is incomplete (its students without a hash file will be graded again)" >&2
+  exit 130
+}
+trap stop INT TERM
 start=$SECONDS done=0
 finish() { # PID: that grading ended
   local i=${running[$1]}
@@ -111,7 +120,7 @@ finish() { # PID: that grading ended
 }
 for i in "${!entries[@]}"; do
   while [ "${#running[@]}" -ge "$jobs" ]; do wait -n -p ended || true; finish "$ended"; done
-  "$cls/grade-one.sh" "${entries[$i]}" "$out" "${folders[$i]}" ${2:+"$2"} >/dev/null 2>"$work/${folders[$i]}.err" &
+  setsid "$cls/grade-one.sh" "${entries[$i]}" "$out" "${folders[$i]}" ${2:+"$2"} >/dev/null 2>"$work/${folders[$i]}.err" &
   running[$!]=$i
 done
 while [ "${#running[@]}" -gt 0 ]; do wait -n -p ended || true; finish "$ended"; done
