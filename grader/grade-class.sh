@@ -133,21 +133,14 @@ for i in "${!folders[@]}"; do
   [ ! -f "$out/${folders[i]}/name" ] || IFS= read -r -d '' "names[i]" <"$out/${folders[i]}/name" || true
 done
 
-# The outputs, all from one table (class.tsv, grader/class/collect.awk).
+# The outputs, all from one table: students.tsv and each student's results become class.tsv (outputs.sh).
 for i in "${!folders[@]}"; do
   f=${folders[i]}
   state=$(cat "$out/$f/state" 2>/dev/null || echo not-graded) reason=""
   [ "$state" != not-graded ] || reason=$(cat "$out/$f/reason" 2>/dev/null || echo "the grading did not finish (see run.log)")
   printf '%s\t%s\t%s\t%s\n' "$f" "$(tsv_escape "${names[i]}")" "$state" "$(tsv_escape "$reason")"
 done >"$out/students.tsv"
-a=(env LC_ALL=C awk -f "$cls/escape.awk")
-WB_CLASS_RUN=$out "${a[@]}" -f "$cls/collect.awk" "$out/steps.tsv" "$out/students.tsv" >"$out/class.tsv"
-"${a[@]}" -f "$cls/scores.awk" "$out/class.tsv" >"$out/scores.csv"
-"${a[@]}" -f "$cls/gradebook.awk" "$out/class.tsv" >"$out/gradebook.csv"
-WB_CLASS_RUN=$out "${a[@]}" -f "$cls/gradescope.awk" "$out/class.tsv"
-WB_CLASS_RUN=$out "${a[@]}" -f "$cls/junit.awk" "$out/class.tsv"
-WB_CLASS_TITLE="Class $(basename "$class"), $(date '+%Y-%m-%d %H:%M'), $WB_BACKEND backend" "${a[@]}" -f "$cls/html.awk" \
-  "$out/class.tsv" >"$out/class.html"
+"$cls/outputs.sh" "$out" "Class $(basename "$class"), $(date '+%Y-%m-%d %H:%M'), $WB_BACKEND backend"
 for i in "${!folders[@]}"; do
   f=${folders[$i]}
   printf '%s\t%s\t%s\n' "$f" "$(tsv_escape "${names[i]}")" "$(cat "$out/$f/log" 2>/dev/null || head -c 300 "$work/$f.err")"
