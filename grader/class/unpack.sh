@@ -14,13 +14,14 @@ max_files=${WB_CLASS_MAX_FILES:-2000} max_bytes=$((${WB_CLASS_MAX_MB:-50} << 20)
 refuse() { printf '%s\n' "$*" >&2; exit 1; }
 mkdir -p "$dest"
 
-# check_listing: stdin is "TYPE SIZE NAME" lines (TYPE - for a file, d for a folder, another letter for
+# check_listing [zip]: stdin is "TYPE SIZE NAME" lines (TYPE - for a file, d for a folder, another letter for
 # anything else); refuses what is unsafe and what is too big.
 check_listing() {
-  LC_ALL=C awk -v max_files="$max_files" -v max_bytes="$max_bytes" '
+  LC_ALL=C awk -v max_files="$max_files" -v max_bytes="$max_bytes" -v zip="${1:-}" '
     { type = $1; size = $2; name = $0; sub(/^[^ ]+ [^ ]+ /, "", name)
       if (type != "-" && type != "d") { print "unsafe entry (a link, device or other special file): " name; exit 1 }
       if (name ~ /^\//) { print "unsafe entry (an absolute path): " name; exit 1 }
+      if (zip && name ~ /\\/) { print "unsafe entry (a backslash, which unzip may read as a separator): " name; exit 1 }
       if (("/" name "/") ~ /\/\.\.\//) { print "unsafe entry (a .. component): " name; exit 1 }
       files++; if (type == "-") bytes += size
       if (files > max_files) { print "too many files and folders: more than " max_files; exit 1 }
@@ -52,7 +53,7 @@ case $entry in
     fi
     # zipinfo's short listing: one line per entry, a header and a totals line around them.
     why=$(paste -d ' ' <(awk 'NR > 2 && $0 !~ /^[0-9]+ files?, / { t = substr($1, 1, 1); print t, $4 }' "$err.v") "$err.n" |
-      check_listing) || { rm -f "$err.v" "$err.n"; refuse "$why"; }
+      check_listing zip) || { rm -f "$err.v" "$err.n"; refuse "$why"; }
     rm -f "$err.v" "$err.n"
     unzip -qq -n "$entry" -d "$dest" >"$err" 2>&1 || refuse "the zip archive could not be unpacked: $(first_line "$err")"
     ;;
@@ -74,11 +75,12 @@ case $entry in
       rm -f "$err.t"
     elif [ -d "$entry" ]; then
       # A folder, or a repository's work tree (.git left out): links and special files are refused.
-      bad=$(find "$entry" -path "$entry/.git" -prune -o ! -type f ! -type d -print -quit)
-      [ -z "$bad" ] || refuse "unsafe entry (a link, device or other special file): ${bad#"$entry"/}"
-      n=$(find "$entry" -mindepth 1 -path "$entry/.git" -prune -o -printf x | wc -c)
+      # (find runs inside it: the entry's own name may hold glob characters, which -path would read.)
+      bad=$(cd "$entry" && find . -path ./.git -prune -o ! -type f ! -type d -print -quit)
+      [ -z "$bad" ] || refuse "unsafe entry (a link, device or other special file): ${bad#./}"
+      n=$(cd "$entry" && find . -mindepth 1 -path ./.git -prune -o -printf x | wc -c)
       [ "$n" -le "$max_files" ] || refuse "too many files and folders: more than $max_files"
-      bytes=$(find "$entry" -path "$entry/.git" -prune -o -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+      bytes=$(cd "$entry" && find . -path ./.git -prune -o -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
       [ "$bytes" -le "$max_bytes" ] || refuse "too big: more than $((max_bytes >> 20)) MiB"
       { tar -C "$entry" --exclude=./.git -cf - . | tar -C "$dest" -xf - --no-same-owner; } 2>"$err" ||
         refuse "the folder could not be copied: $(first_line "$err")"
