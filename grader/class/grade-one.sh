@@ -36,6 +36,7 @@ if ! root=$("$here/unpack.sh" "$entry" "$work/submission" 2>"$out/reason"); then
   rm -rf "$work"
   exit 0
 fi
+root=${root%/}
 # shellcheck disable=SC2086 # ids are words
 hash=$("$here/hashes.sh" submission "$root" $WB_CLASS_IDS)
 hash=$(printf '%s %s\n' "$hash" "$WB_CLASS_GRADER_HASH" | sha256sum | cut -c 1-64)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Unpacks one student's entry of a class into DEST, safely, and prints the folder that holds the
-# NN-slug/ folders (DEST itself, or the one folder an archive wraps them in).
+# NN-slug/ folders (DEST itself, or the one folder an archive wraps them in), with a slash after it.
 #   unpack.sh ENTRY DEST
 # ENTRY: a folder laid out like exercises/, a .tar, .tar.gz/.tgz or .zip, a git repository's work tree (a
 # folder with .git: its files as they are, .git left out) or a bare repository (its HEAD's tree). Refused,
@@ -100,7 +100,7 @@ chmod -R u+rwX,go+rX "$dest"
 root=$dest
 for _ in 1 2; do
   if find "$root" -mindepth 1 -maxdepth 1 -type d -name '[0-9][0-9]-*' | grep -q .; then
-    printf '%s\n' "$root"
+    printf '%s/\n' "$root" # the slash keeps a name that ends in a newline whole through $(...)
     exit 0
   fi
   mapfile -t top < <(find "$root" -mindepth 1 -maxdepth 1 ! -name __MACOSX ! -name .DS_Store)
