@@ -6,6 +6,10 @@ SUBMISSION ?= exercises
 BACKEND ?= auto
 ARGS ?=
 CLASS ?=
+JOBS ?=
+OUT ?=
+FORCE ?=
+UNSAFE ?=
 export BACKEND
 
 .DEFAULT_GOAL := help
@@ -32,8 +36,9 @@ reset: ## restore LESSON=N's skeleton, saving your version under build/backups/
 run: ## build and run your program for LESSON=N, with ARGS='...'
 	@grader/run.sh $(LESSON) $(ARGS)
 
-grade: ## instructors: grade every student folder in CLASS=DIR into build/class/scores.csv
-	@grader/grade-class.sh "$(CLASS)" $(LESSON) $(if $(UNSAFE),--unsafe)
+grade: ## instructors: grade CLASS=DIR (folders, .tar.gz, .zip, git repos) [LESSON=N JOBS=N OUT=DIR FORCE=1 UNSAFE=1] into build/class/latest/
+	@grader/grade-class.sh "$(CLASS)" $(LESSON) --backend "$(BACKEND)" $(if $(JOBS),--jobs "$(JOBS)") $(if $(OUT),--out "$(OUT)") \
+	  $(if $(filter-out 0,$(FORCE)),--force) $(if $(UNSAFE),--unsafe)
 
 test: ## the workbook's own tests (graders, solutions, variants, backends, book)
 	@tests/run.sh

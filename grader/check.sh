@@ -55,6 +55,10 @@ before=$(fingerprint)
 
 status=0
 table=""
+# Each lesson's report, for its last line in the table: a file of this run's own, so that gradings run in
+# parallel (make grade JOBS=N) do not write over each other's.
+last=$(mktemp)
+trap 'rm -f "$last"' EXIT
 # Long steps say how far they are, on a terminal only (report.sh shows it on stderr).
 [ -t 2 ] && export WB_PROGRESS=1
 for id in $ids; do
@@ -69,9 +73,9 @@ for id in $ids; do
   (cd "$WB_WORK" && bats --tap "$WB_ROOT/grader/$id.bats") 2>&1 |
     LC_ALL=C sed -u -e 's/\x1b/\\e/g' -e 's/\r/\\r/g' -e 's/[\x01-\x08\x0b-\x1f\x7f]/?/g' \
       -e 's/^\(.\{400\}\).\{1,\}$/\1 [cut]/' |
-    "$WB_ROOT/grader/report.sh" "$id" "$results/$id.tsv" | tee "$WB_BUILD/report.txt" ||
+    "$WB_ROOT/grader/report.sh" "$id" "$results/$id.tsv" | tee "$last" ||
     status=1
-  table="$table$(tail -n 1 "$WB_BUILD/report.txt")"$'\n'
+  table="$table$(tail -n 1 "$last")"$'\n'
 done
 
 if [ "$(fingerprint)" != "$before" ]; then

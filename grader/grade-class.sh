@@ -1,61 +1,165 @@
 #!/usr/bin/env bash
-# Grades a whole class: CLASS_DIR holds one folder per student, each laid out like exercises/
-# (NN-slug/ folders). Writes build/class/scores.csv, one row per student, lesson and step, ready to
-# upload, and prints each student's total.
-#   grade-class.sh CLASS_DIR [LESSON] [--unsafe]
+# Grades a whole class: every entry of CLASS_DIR is one student (a folder laid out like exercises/, a
+# .tar, .tar.gz/.tgz or .zip, a git work tree or a bare repository; grader/class/unpack.sh). Writes a run
+# folder (default build/class/YYYYmmdd-HHMMSS/, build/class/latest its link; earlier runs are kept):
+# gradebook.csv, scores.csv, class.html, run.log, and per student FOLDER/{report.txt,results.json,
+# junit.xml}; prints each student's total.
+#   grade-class.sh CLASS_DIR [LESSON] [--jobs N] [--out DIR] [--force] [--backend B] [--unsafe]
 # Students' code runs in the sandbox (grader/lib/sandbox.sh); where there is none, grading a class is
-# refused unless --unsafe says that its code may read and write whatever the grader can.
+# refused unless --unsafe says that its code may read and write whatever the grader can. A student whose
+# submission and grader are unchanged since an earlier run (same parent folder) is not graded again, but
+# copied, unless --force.
 set -euo pipefail
 WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export WB_ROOT
 # shellcheck source=grader/lib/lessons.sh
 . "$WB_ROOT/grader/lib/lessons.sh"
 # shellcheck source=grader/lib/sandbox.sh
 . "$WB_ROOT/grader/lib/sandbox.sh"
-unsafe=0 args=()
-for a in "$@"; do
-  if [ "$a" = --unsafe ]; then unsafe=1; else args+=("$a"); fi
+# shellcheck source=grader/lib/backend.sh
+. "$WB_ROOT/grader/lib/backend.sh"
+cls=$WB_ROOT/grader/class
+unsafe=0 jobs="" out="" force=0 backend=${BACKEND:-auto} args=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --unsafe) unsafe=1; shift ;;
+    --force) force=1; shift ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --backend) backend=$2; shift 2 ;;
+    *) args+=("$1"); shift ;;
+  esac
 done
 set -- "${args[@]}"
 if [ $# -lt 1 ] || [ ! -d "$1" ]; then
-  echo "usage: make grade CLASS=DIR [LESSON=N] [UNSAFE=1]   (DIR/STUDENT/NN-slug/...)" >&2
+  echo "usage: make grade CLASS=DIR [LESSON=N] [JOBS=N] [OUT=DIR] [FORCE=1] [UNSAFE=1]   (DIR/STUDENT, STUDENT.zip, ...)" >&2
   exit 2
 fi
+[ -z "$jobs" ] || [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "error: JOBS must be a number of parallel gradings, not \"$jobs\"" >&2; exit 2; }
 if ! sandbox_available && [ "$unsafe" = 0 ]; then
   echo "error: no sandbox here ($WB_SANDBOX_WHY): a class's code would run with the grader's rights; make grade UNSAFE=1 grades anyway" >&2
   exit 2
 fi
-
-# csv_field TEXT: TEXT as one CSV field (RFC 4180): quoted, its quotes doubled, when it needs it.
-csv_field() {
-  case $1 in
-    *[\",$'\n'$'\r']* | " "* | *" ") printf '"%s"' "${1//\"/\"\"}" ;;
-    *) printf '%s' "$1" ;;
-  esac
-}
 class=$(cd "$1" && pwd)
-lesson=()
-[ -z "${2:-}" ] || lesson=("$2")
-out=$WB_ROOT/build/class
-rm -rf "$out" && mkdir -p "$out"
-csv=$out/scores.csv
-echo "student,lesson,step,status,points,max_points" >"$csv"
+if [ -n "${2:-}" ]; then ids=$(lesson_resolve "$2") || exit 2; else ids=$(lesson_ids); fi
+"$WB_ROOT/grader/setup.sh" --quiet || exit 2
 
-for dir in "$class"/*/; do
-  student=$(basename "$dir")
-  log=$out/$student.log
-  "$WB_ROOT/grader/check.sh" "${lesson[@]}" --submission "$dir" --results "$out/$student" --work "$out/work/$student" \
-    >"$log" 2>&1 || true
-  got=0 max=0
-  for tsv in "$out/$student"/*.tsv; do
-    [ -e "$tsv" ] || continue
-    id=$(basename "$tsv" .tsv)
-    while IFS=$'\t' read -r step status points max_points _name _reason; do
-      printf '%s,%s,%s,%s,%s,%s\n' "$(csv_field "$student")" "$id" "$step" "$status" "$points" "$max_points" >>"$csv"
-      got=$((got + points))
-      [ "$status" = needs-gpu ] || max=$((max + max_points))
-    done <"$tsv"
-  done
-  printf '%-24s %4s / %-4s points   (report: %s)\n' "$student" "$got" "$max" "${log#"$WB_ROOT"/}"
+# The backend is chosen, and what every grading shares built, once, before the gradings run in parallel.
+backend_choose "$backend" || exit 2
+if [ "$WB_BACKEND" = none ]; then
+  echo "error: nothing here can run the students' programs ($WB_BACKEND_WHY): every step but the compile would score 0" >&2
+  exit 2
+fi
+if [ "$WB_BACKEND" = cpu ]; then
+  "$WB_NVCC" --ensure-runtime >/dev/null || { echo "error: the CPU backend's runtime does not build" >&2; exit 2; }
+elif [ "$WB_BACKEND" = gpu ]; then
+  # shellcheck source=grader/lib/build.sh
+  . "$WB_ROOT/grader/lib/build.sh"
+  for f in trace wrappers kernel_info; do shim_object "$f" >/dev/null || exit 2; done
+  shim_object cublas >/dev/null 2>&1 || true # only programs that use cuBLAS need it
+fi
+# JOBS: by default one grading per core on the CPU backend, and one at a time on a GPU, where programs run
+# side by side would share its memory (lesson 07 fills it up to a budget) and its time (the speed steps).
+if [ -z "$jobs" ]; then
+  if [ "$WB_BACKEND" = gpu ]; then jobs=1; else jobs=$(nproc); fi
+elif [ "$WB_BACKEND" = gpu ] && [ "$jobs" -gt 1 ]; then
+  echo "note: JOBS=$jobs on one GPU: the speed and memory-budget steps of programs run side by side may disturb each other" >&2
+fi
+
+# The run's folder: a new one each time; earlier runs beside it are kept, and looked in for reuse.
+if [ -z "$out" ]; then
+  stamp=$(date +%Y%m%d-%H%M%S)
+  mkdir -p "$WB_BUILD/class"
+  out=$WB_BUILD/class/$stamp
+  # Two runs in one second: mkdir decides, the later one gets a suffix.
+  until mkdir "$out" 2>/dev/null; do out=$WB_BUILD/class/$stamp-$RANDOM; done
+fi
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+parent=$(dirname "$out")
+work=$(mktemp -d "${TMPDIR:-/tmp}/cudawb-class.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# shellcheck disable=SC2086 # ids are words
+"$cls/steps.sh" "$WB_BACKEND" $ids >"$out/steps.tsv"
+export WB_CLASS_IDS=${ids//$'\n'/ } WB_CLASS_BACKEND=$WB_BACKEND WB_CLASS_WORK=$work WB_CLASS_PARENT=$parent \
+  WB_CLASS_FORCE=$force
+# shellcheck disable=SC2086 # ids are words
+WB_CLASS_GRADER_HASH=$("$cls/hashes.sh" grader "$WB_BACKEND" $ids)
+export WB_CLASS_GRADER_HASH
+
+# One student per entry (hidden ones aside); its folder: the name made safe, and a hash of the entry's.
+entries=() folders=()
+while IFS= read -r -d '' e; do
+  base=${e##*/}
+  safe=$(printf '%s' "${base%%.*}" | LC_ALL=C tr -c 'A-Za-z0-9_-' '_' | cut -c 1-40)
+  entries+=("$e") folders+=("${safe/#-/_}-$(printf '%s' "$base" | sha256sum | cut -c 1-8)")
+done < <(find "$class" -mindepth 1 -maxdepth 1 ! -name '.*' -print0 | LC_ALL=C sort -z)
+total=${#entries[@]}
+[ "$total" -gt 0 ] || { echo "error: $class holds no student" >&2; exit 2; }
+echo "backend: $WB_BACKEND ($WB_BACKEND_WHY); $total students, $jobs at a time; results: $out" >&2
+# shellcheck source=grader/class/progress.sh
+. "$cls/progress.sh"
+
+# JOBS gradings at a time, each in its own folders; a line on stderr as each one ends.
+declare -A running=()
+# Each grading is a process group of its own (setsid), so that an interrupted run stops all of them: their
+# compiles and programs with them.
+stop() {
+  local p
+  for p in "${!running[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done
+  echo "interrupted: $out is incomplete (its students without a hash file will be graded again)" >&2
+  exit 130
+}
+trap stop INT TERM
+start=$SECONDS done=0
+finish() { # PID: that grading ended
+  local i=${running[$1]}
+  unset "running[$1]"
+  done=$((done + 1))
+  progress_line "$out/${folders[$i]}" "$done" "$total" "$((SECONDS - start))"
+}
+for i in "${!entries[@]}"; do
+  while [ "${#running[@]}" -ge "$jobs" ]; do wait -n -p ended || true; finish "$ended"; done
+  setsid "$cls/grade-one.sh" "${entries[$i]}" "$out" "${folders[$i]}" ${2:+"$2"} >/dev/null 2>"$work/${folders[$i]}.err" &
+  running[$!]=$i
 done
-rm -rf "$out/work"
-echo "scores: ${csv#"$WB_ROOT"/}"
+while [ "${#running[@]}" -gt 0 ]; do wait -n -p ended || true; finish "$ended"; done
+progress_end
+
+# Each student's name, as bytes (a grading that failed early wrote none: the entry's name then).
+names=()
+for i in "${!folders[@]}"; do
+  names[i]=${entries[i]##*/}
+  [ ! -f "$out/${folders[i]}/name" ] || IFS= read -r -d '' "names[i]" <"$out/${folders[i]}/name" || true
+done
+
+# The outputs, all from one table: students.tsv and each student's results become class.tsv (outputs.sh).
+for i in "${!folders[@]}"; do
+  f=${folders[i]}
+  state=$(cat "$out/$f/state" 2>/dev/null || echo not-graded) reason=""
+  [ "$state" != not-graded ] || reason=$(cat "$out/$f/reason" 2>/dev/null || echo "the grading did not finish (see run.log)")
+  printf '%s\t%s\t%s\t%s\n' "$f" "$(tsv_escape "${names[i]}")" "$state" "$(tsv_escape "$reason")"
+done >"$out/students.tsv"
+"$cls/outputs.sh" "$out" "Class $(basename "$class"), $(date '+%Y-%m-%d %H:%M'), $WB_BACKEND backend"
+for i in "${!folders[@]}"; do
+  f=${folders[$i]}
+  printf '%s\t%s\t%s\n' "$f" "$(tsv_escape "${names[i]}")" "$(cat "$out/$f/log" 2>/dev/null || head -c 300 "$work/$f.err")"
+done >"$out/run.log"
+# latest: a link to this run, in build/class/, or beside an OUT=DIR whose parent holds other runs already
+# (a parent that is not a folder of runs gets no link).
+if [ ! -e "$parent/latest" ] || [ -L "$parent/latest" ]; then
+  if [ "$parent" = "$(cd "$WB_BUILD/class" 2>/dev/null && pwd)" ] || [ -L "$parent/latest" ] ||
+    [ "$(find "$parent" -mindepth 2 -maxdepth 2 -name steps.tsv -printf x | wc -c)" -ge 2 ]; then
+    ln -sfn "$(basename "$out")" "$parent/latest"
+  fi
+fi
+
+# Each student's total, as before; then where everything is.
+declare -A got=() max=()
+while IFS=$'\t' read -r f g m; do got[$f]=$g max[$f]=$m; done < <(
+  LC_ALL=C awk -F '\t' '{ t[$1] += $7; m[$1] += $8 } END { for (f in t) print f "\t" t[f] "\t" m[f] }' "$out/class.tsv")
+for i in "${!folders[@]}"; do
+  f=${folders[i]}
+  printf '%-24s %4s / %-4s points   (report: %s)\n' "$(shown "${names[i]}")" "${got[$f]}" "${max[$f]}" "${out#"$WB_ROOT"/}/$f/report.txt"
+done
+echo "scores: ${out#"$WB_ROOT"/}/scores.csv, gradebook.csv, class.html"

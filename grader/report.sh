@@ -17,6 +17,12 @@ passed=0 failed=0 skipped=0 needs_gpu=0 got=0 max=0 steps=0
 tsv=$(mktemp)
 trap 'rm -f "$tsv"' EXIT
 pending=""  # the step whose failure details are being read
+# Each step's row of the results file waits for its details: a failed step's reason is its first one.
+row="" row_reason=""
+flush_row() {
+  [ -z "$row" ] || printf '%s\t%s\n' "$row" "$row_reason" >>"$tsv"
+  row=""
+}
 
 # Bats's own trace lines say where in the grader a check failed: noise for a student.
 is_trace() {
@@ -62,7 +68,9 @@ while IFS= read -r line; do
       status=passed; passed=$((passed + 1)); max=$((max + points)); got=$((got + points)); award=$points
       step_line PASS "$green" "$name" "$points" "$points"
     fi
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${BASH_REMATCH[3]}" "$status" "$award" "$points" "${BASH_REMATCH[4]}" "$reason" >>"$tsv"
+    flush_row
+    printf -v row '%s\t%s\t%s\t%s\t%s' "${BASH_REMATCH[3]}" "$status" "$award" "$points" "${BASH_REMATCH[4]}"
+    row_reason=$reason
     pending=$status
   elif [[ $line == "# progress: "* ]]; then
     progress "${line#\# progress: }"
@@ -70,6 +78,7 @@ while IFS= read -r line; do
     if ! is_trace "$line"; then
       msg=${line#\#}
       printf '          %s\n' "${msg# }"
+      if [ -z "$row_reason" ] && [ -n "${msg# }" ]; then row_reason=${msg# } row_reason=${row_reason//$'\t'/ } row_reason=${row_reason:0:300}; fi
     fi
   elif [[ $line =~ ^(not\ )?ok ]]; then
     printf 'grader error: a test is not named "step N: ... (P points)": %s\n' "$line" >&2
@@ -79,6 +88,7 @@ while IFS= read -r line; do
   fi
 done
 
+flush_row
 mkdir -p "$(dirname "$results")"
 cp "$tsv" "$results"
 total=$((passed + failed + skipped))

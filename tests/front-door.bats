@@ -166,7 +166,7 @@ setup() {
   assert_output --regexp "BACKEND=(auto|gpu|cpu) picks: (gpu|cpu|none)"
 }
 
-@test "make grade writes one CSV row per student, lesson and step" {
+@test "make grade writes one CSV row per student, lesson and step, into build/class/latest/" {
   local repo
   repo=$(repo_copy)
   mkdir -p "$BATS_TEST_TMPDIR/class/alice" "$BATS_TEST_TMPDIR/class/bob"
@@ -175,11 +175,13 @@ setup() {
   run make -s -C "$repo" grade CLASS="$BATS_TEST_TMPDIR/class" LESSON=1
   assert_success
   assert_output --regexp "alice +[0-9]+ / 17"
-  assert_output --partial "scores: build/class/scores.csv"
-  assert_equal "$(wc -l <"$repo/build/class/scores.csv")" 17
-  assert_file_contains "$repo/build/class/scores.csv" "^alice,01-allocation,1,passed,1,1$"
-  assert_file_contains "$repo/build/class/scores.csv" "^bob,01-allocation,1,passed,1,1$"
-  assert_file_contains "$repo/build/class/scores.csv" "^bob,01-allocation,2,failed,0,2$"
+  assert_output --partial "scores: build/class/"
+  assert_link_exists "$repo/build/class/latest"
+  local csv=$repo/build/class/latest/scores.csv
+  assert_equal "$(wc -l <"$csv")" 17
+  assert_file_contains "$csv" $'^alice,01-allocation,1,"compiles cleanly, without warnings",passed,1,1,\r$'
+  assert_file_contains "$csv" $'^bob,01-allocation,1,"compiles cleanly, without warnings",passed,1,1,\r$'
+  assert_file_contains "$csv" "^bob,01-allocation,2,allocates a device buffer of exactly n floats,failed,0,2,"
 }
 
 @test "make book renders every chapter into one HTML file" {
