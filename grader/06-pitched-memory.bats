@@ -15,10 +15,11 @@ setup() {
 # sweep grade how the work is done, so they need it done (expect_lesson_work).
 LESSON_WORK="cudaMallocPitch=2 cudaMemcpy2D=2"
 
-# The image the grader asks for, chosen when grading starts (chosen_n): an awkward width of 1001 to 4000
-# floats, whose rows need padding, and 50 to 249 rows, rarely a multiple of the block's 8.
-image_w() { echo $(( $(chosen_n) % 3000 + 1001 )); }
-image_h() { echo $(( $(chosen_n) % 200 + 50 )); }
+# The image the grader asks for, chosen when grading starts (chosen_n): an awkward width of 1001 to 4001
+# floats, whose rows need padding, and 50 to 250 rows; never a multiple of the block's 32 x 8, so that a
+# grid rounded down always misses the last columns and rows.
+image_w() { local w=$(( $(chosen_n) % 3000 + 1001 )); [ $((w % 32)) != 0 ] || w=$((w + 1)); echo "$w"; }
+image_h() { local h=$(( $(chosen_n) % 200 + 50 )); [ $((h % 8)) != 0 ] || h=$((h + 1)); echo "$h"; }
 # The volume: 100 to 399 floats a row, 3 to 10 rows a slice, 2 to 6 slices.
 volume_args() { echo "$(( $(chosen_n) % 300 + 100 )) $(( $(chosen_n) % 8 + 3 )) $(( $(chosen_n) % 5 + 2 ))"; }
 
