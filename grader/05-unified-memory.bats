@@ -229,14 +229,10 @@ timed_ms() {
 # hint: Time the first kernel on host-written data twice: as it is, then with cudaMemPrefetchAsync to the
 # hint: device between the start event and the launch. Moving pages in bulk beats faulting them one by one.
 @test "step 9: a prefetch makes the first kernel on host-written data at least 2.5x faster (2 points)" {
-  local n args=(--timed) launches first second start pre t1 t2 ratio
+  local n launches first second start pre t1 t2 ratio
   require_program
-  # On the CPU backend a small buffer: the mode runs and is checked, only the time needs a GPU.
-  n=$GPU_TIMED_N
-  [ "$WB_BACKEND" = gpu ] || { n=$CPU_TIMED_N; args+=("$n"); }
-  run_program --name timed -- "${args[@]}"
-  expect_exit 0
-  expect_no_leaks
+  run_timed "$GPU_TIMED_N" "$CPU_TIMED_N"
+  n=$TIMED_SIZE
   grep -qx 'timed data checked: yes' "$RUN_DIR/stdout" ||
     fail "$(printf 'expected: the line "timed data checked: yes" (every element is 2 after the two kernels)\nhappened: %s' "$(grep -m1 '^timed data checked' "$RUN_DIR/stdout" || echo "no such line; the program $RUN_HOW")")"
   # The two timed launches are those over all n floats (the provided warm-up launch covers none).

@@ -259,13 +259,10 @@ run_budget() {
 # hint: Time each product between two events recorded in the stream (cudaEventRecord, cudaEventSynchronize,
 # hint: cudaEventElapsedTime) and print the times the events gave.
 @test "step 10: cublasSgemm is at least 5x the naive kernel (2 points)" {
-  local n args=(--timed) spans naive blas ratio line
+  local n spans naive blas ratio line
   require_program
-  n=$GPU_TIMED_N
-  [ "$WB_BACKEND" = gpu ] || { n=$CPU_TIMED_N; args+=("$n"); }
-  run_program --name timed -- "${args[@]}"
-  expect_exit 0
-  expect_no_leaks
+  run_timed "$GPU_TIMED_N" "$CPU_TIMED_N"
+  n=$TIMED_SIZE
   grep -qx "naive kernel and cublasSgemm on $n x $n floats agree: yes" "$RUN_DIR/stdout" ||
     fail "$(printf 'expected: "naive kernel and cublasSgemm on %s x %s floats agree: yes" (whole numbers: the two products are equal to the bit)\nhappened: %s' "$n" "$n" "$(grep -m1 'agree' "$RUN_DIR/stdout" || echo "no such line; the program $RUN_HOW")")"
   # The times are the ones the events measured, as the trace recorded them: the span with the naive

@@ -586,6 +586,18 @@ expect_memcheck_clean() {
     "$accesses" "$(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -A5 -E '^========= (Invalid |Misaligned |Out-of-range )' | grep '^=========' | grep -v -e '^========= *$' | head -n 16 | cut -c1-160 | sed 's/^/    /')")"
 }
 
+# run_timed GPU_N CPU_N: runs the program's --timed mode, at its own size on a GPU and at CPU_N on a CPU
+# backend (a size it runs quickly: there only the time needs a GPU); TIMED_SIZE says which. The run must
+# end with status 0 and nothing left allocated.
+run_timed() {
+  local args=(--timed)
+  TIMED_SIZE=$1
+  [ "$WB_BACKEND" = gpu ] || { TIMED_SIZE=$2; args+=("$TIMED_SIZE"); }
+  run_program --name timed -- "${args[@]}"
+  expect_exit 0
+  expect_no_leaks
+}
+
 # --- step 1 of every lesson ----------------------------------------------------------------------
 
 expect_clean_build() {
