@@ -263,6 +263,11 @@ template <class F> struct blas_op : op {
     explicit blas_op(const F &f) : body(f), host_pointer(false) {}
     void run() override {
         if (host_pointer) {
+            for (const void *p : ptrs)
+                if (p && !cudawb::device_accessible(p)) {
+                    memcheck_library_fault(p);
+                    break;
+                }
             set_sticky(cfg.memcheck ? cudaErrorLaunchFailure : cudaErrorIllegalAddress);
             return;
         }

@@ -86,6 +86,9 @@ void workers_shutdown();
 // memcheck (checker.cpp)
 void memcheck_api_error(const char *fn, cudaError_t e);
 void memcheck_count(const char *what);
+// A library kernel (cuBLAS) handed an address the GPU cannot reach: reported as compute-sanitizer reports
+// the fault inside the library's kernel.
+void memcheck_library_fault(const void *addr);
 void memcheck_leaks();
 void install_fault_handler();
 void memcheck_kernel_reports();
