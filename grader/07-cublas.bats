@@ -96,8 +96,9 @@ run_budget() {
   expect_clean_build
 }
 
-# hint: cuBLAS reads every matrix column-major: the row-major m x k array A is, to it, A^T (k x m). Ask for
-# hint: C^T = B^T A^T: cublasSgemm(handle, N, N, n, m, k, &one, d_b, n, d_a, k, &zero, d_c, n).
+# hint: cuBLAS reads every matrix column-major: the row-major m x k array A is, to it, A^T (k x m). Ask it
+# hint: for C^T = B^T A^T: which operand comes first then, what are the product's rows and columns, and what
+# hint: is each matrix's leading dimension (the length of one of its rows, as C stores it)?
 @test "step 2: multiplies row-major matrices as column-major cuBLAS sees them (3 points)" {
   local gemm back
   require_program
