@@ -72,6 +72,16 @@ expect_contained() {
   refute_output --partial "wrote on fd"
 }
 
+@test "a report of CUDA calls edited by the program itself is not believed (its seal gives it away)" {
+  hostile edit-the-trace solutions/01-allocation/alloc.cu '    cudaFree(d_data);'
+  expect_contained
+  # Nothing the program did is believed: it earns the compile step alone, and the report says why.
+  assert_output --partial "the grader's library did not write"
+  assert_equal "$(awk -F '\t' '$2 == "passed"' "$RESULTS" | wc -l)" 1
+  case_printed
+  assert_output --partial "edited the report"
+}
+
 @test "a rewritten status file is neither believed nor run" {
   hostile rewrite-run-status
   expect_contained

@@ -86,7 +86,7 @@ require_program() {
 # share it.
 run_program() {
   local name=default sanitize=0 envs=() cmd=() keep=() start elapsed cap_bytes report home boxed sandbox=() nproc=()
-  local cgroup="" oom=""
+  local cgroup="" oom="" key
   while [ $# -gt 0 ]; do
     case $1 in
       --name) name=$2; shift 2 ;;
@@ -99,6 +99,7 @@ run_program() {
   RUN_DIR=$(wb_work)/runs/$name
   if [ -f "$RUN_DIR/status" ]; then
     run_status_load "$RUN_DIR/status"
+    expect_sealed
     return 0
   fi
   rm -rf "$RUN_DIR" && mkdir -p "$RUN_DIR"
@@ -113,7 +114,9 @@ run_program() {
   # The grader's settings reach the program alone (env runs it): no process beside it in the sandbox has
   # them, so none can show them in /proc/PID/environ. On the CPU backend independent streams run
   # latest-issued first (a --env may choose another schedule): a GPU runs them side by side.
-  cmd=(env CUDAWB_SCHEDULE=reverse "${envs[@]}" CUDAWB_REPORT="$report" "${cmd[@]}")
+  # A fresh key seals the report (grader/shim/seal.h): a report the program wrote itself is not believed.
+  key=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
+  cmd=(env CUDAWB_SCHEDULE=reverse "${envs[@]}" CUDAWB_REPORT="$report" CUDAWB_REPORT_KEY="$key" "${cmd[@]}")
   # The time limit runs inside, so that its SIGTERM reaches the program (whose report then says where it
   # was); the one outside stops a sandbox whose program killed its own time limit.
   cmd=(timeout --kill-after=3 "$WB_TIMEOUT" "${cmd[@]}")
@@ -166,7 +169,37 @@ run_program() {
     RUN_NORMAL=1
     RUN_HOW="exited with status $RUN_STATUS"
   fi
+  if ! seal_check "$RUN_DIR/report" "$key"; then
+    RUN_NORMAL=0
+    RUN_HOW="left a report of CUDA calls that the grader's library did not write (its seal is missing or wrong), so none of it is believed"
+  fi
   printf '%s\n%s\n%s\n' "$RUN_STATUS" "$RUN_NORMAL" "$RUN_HOW" >"$RUN_DIR/status"
+  expect_sealed
+}
+
+# expect_sealed: fails the step when the last run's report was not the trace's own (seal_check): every step
+# reads what the program did from it, so none can be graded.
+expect_sealed() {
+  [ -e "$RUN_DIR/report.unsealed" ] || return 0
+  fail "$(printf 'expected: the record of CUDA calls that the grader'"'"'s library writes at the end of the run\nhappened: the program %s\nusual cause: %s' "$RUN_HOW" "$(cause_of_run)")"
+}
+
+# seal_check REPORT KEY: true when REPORT is empty (the program died before writing it: it claims nothing)
+# or ends with the seal our trace computes with KEY (grader/shim/seal.h), which is then removed. Otherwise
+# the report is kept aside as report.unsealed, an empty one takes its place, and the check fails.
+seal_check() {
+  local report=$1 key=$2 last want
+  [ -s "$report" ] || return 0
+  last=$(tail -n 1 "$report")
+  if [[ $last =~ ^seal\ [0-9a-f]{64}$ ]]; then
+    want=$({ printf '%s' "$key"; head -n -1 "$report"; printf '%s' "$key"; } | sha256sum)
+    if [ "seal ${want%% *}" = "$last" ]; then
+      head -n -1 "$report" >"$report.tmp" && mv -f "$report.tmp" "$report"
+      return 0
+    fi
+  fi
+  mv -f "$report" "$report.unsealed" && : >"$report"
+  return 1
 }
 
 # run_status_load FILE: a run's results as run_program saved them (three lines: status, normal, how),
@@ -218,6 +251,7 @@ cause_of_run() {
     *SIGABRT*) echo "a failed host assert, or a double free of host memory (free, not cudaFree)$(signal_line)" ;;
     *"timed out"*) echo "a loop that never ends, or a wait for something that never happens$(signal_line)" ;;
     *printed*) echo "printing inside a loop that runs far more often than intended" ;;
+    *"did not write"*) echo "code that writes the grader's record of CUDA calls itself: the grade comes from the calls the program really makes" ;;
     *) if [ "$(report_total alloc-calls)" = "0" ] && grep -q 'invalid argument' "$RUN_DIR/stderr" 2>/dev/null; then
          echo "a CUDA call got a NULL device pointer: the program has not allocated anything yet (the allocation step comes first)"
        else

@@ -15,6 +15,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "seal.h"
 #include "trace.h"
 
 #define MAX_RECORDS 5000 /* records written one by one; past this only a site's first call, and a failed one */
@@ -47,6 +48,7 @@ static __thread int depth; /* >0 while a traced call runs on this thread */
 
 /* settings, read once before main and then removed from the environment */
 static char *report_path;
+static char report_key[129]; /* the run's key for the report's seal (seal.h); empty: no seal */
 static unsigned long fail_call, fail_alloc, fail_site_nth;
 static char fail_site[64];
 static int fail_cublas_create, no_kernel_args;
@@ -96,6 +98,9 @@ __attribute__((constructor(102))) static void tr_start(void)
     v = getenv("CUDAWB_REPORT");
     if (v != NULL && *v != '\0')
         report_path = strdup(v);
+    v = getenv("CUDAWB_REPORT_KEY");
+    if (v != NULL)
+        snprintf(report_key, sizeof report_key, "%s", v);
     fail_call = env_ulong(getenv("CUDAWB_FAIL_CALL"));
     fail_alloc = env_ulong(getenv("CUDAWB_FAIL_ALLOC"));
     fail_cublas_create = (int)env_ulong(getenv("CUDAWB_FAIL_CUBLAS_CREATE"));
@@ -710,10 +715,12 @@ static long count_live(struct handle *list, size_t n)
    while a traced call held it, and a dying program must not wait for itself. */
 static void write_report_now(int lock_it)
 {
-    FILE *out;
-    size_t i, live = 0, bytes = 0;
+    FILE *out, *file;
+    char *text = NULL, hex[65];
+    size_t i, live = 0, bytes = 0, text_len = 0;
     int locked;
-    if (report_path == NULL || (out = fopen(report_path, "w")) == NULL)
+    struct seal_sha256 sha;
+    if (report_path == NULL || (out = open_memstream(&text, &text_len)) == NULL)
         return;
     locked = lock_it ? pthread_mutex_lock(&lock) == 0 : pthread_mutex_trylock(&lock) == 0;
     flush_again();
@@ -746,6 +753,20 @@ static void write_report_now(int lock_it)
     if (locked)
         pthread_mutex_unlock(&lock);
     fclose(out);
+    /* Written whole, then sealed with the run's key (seal.h): the grader believes only a sealed report. */
+    if ((file = fopen(report_path, "w")) != NULL) {
+        fwrite(text, 1, text_len, file);
+        if (report_key[0] != '\0') {
+            seal_init(&sha);
+            seal_update(&sha, report_key, strlen(report_key));
+            seal_update(&sha, text, text_len);
+            seal_update(&sha, report_key, strlen(report_key));
+            seal_final_hex(&sha, hex);
+            fprintf(file, "seal %s\n", hex);
+        }
+        fclose(file);
+    }
+    free(text);
 }
 static void write_report(void) { write_report_now(1); }
 

@@ -97,13 +97,18 @@ hostile_source() {
   sed -e "s#@ROOT@#$2#g" -e "s#@MARK@#$MARK#g" "$WB_ROOT/tests/hostile/$1.cu" >"$3"
 }
 
-# hostile NAME: grades tests/hostile/NAME.cu as lesson 01 (@ROOT@ and @MARK@ filled in), with a 3 s time
-# limit, under a 240 s guard. Sets output, status and RESULTS as grade does, and HOSTILE_STATUS: done, or
+# hostile NAME [BASE LINE]: grades tests/hostile/NAME.cu as lesson 01 (@ROOT@ and @MARK@ filled in), with a
+# 3 s time limit, under a 240 s guard; with BASE, the case is appended to that file of the repository, less
+# every line equal to LINE. Sets output, status and RESULTS as grade does, and HOSTILE_STATUS: done, or
 # "hung" when the guard had to stop the grader.
 hostile() {
   local dir=$BATS_TEST_TMPDIR/submission
   mkdir -p "$dir/01-allocation"
   hostile_source "$1" "$WB_ROOT" "$dir/01-allocation/alloc.cu"
+  if [ $# -ge 3 ]; then
+    { grep -vxF -- "$3" "$WB_ROOT/$2"; cat "$dir/01-allocation/alloc.cu"; } >"$dir/case.cu"
+    mv "$dir/case.cu" "$dir/01-allocation/alloc.cu"
+  fi
   RESULTS=$BATS_TEST_TMPDIR/results/01-allocation.tsv
   WB_TIMEOUT=3 run timeout 240 "$WB_ROOT/grader/check.sh" 01-allocation --submission "$dir" \
     --results "$BATS_TEST_TMPDIR/results" --work "$BATS_TEST_TMPDIR/work"
