@@ -12,4 +12,5 @@
 #include "driver_functions.h"
 #include "cudawb/device.h"
 #include "cudawb/launch.h"
+#include "cudawb/warp.h"
 #endif

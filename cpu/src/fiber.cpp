@@ -69,6 +69,9 @@ struct schedule {
     fiber *last;  // the round's last fiber
     unsigned finished;  // threads of the block that returned
     fiber sched;  // sched.sp: where the scheduler waits for the round to end
+    int general;  // the general scheduler runs this block (warp primitives): every wait goes through it
+    unsigned n;   // threads of the running block
+    fiber *fibers;
 };
 static __thread schedule S;
 
@@ -139,6 +142,7 @@ static void prepare_fibers(worker *w, unsigned n) {
     for (unsigned i = 0; i < n; i++) {
         w->fibers[i].sp = NULL;
         w->fibers[i].done = 0;
+        w->fibers[i].wait = FIBER_RUN;
     }
 }
 
@@ -159,14 +163,47 @@ static void link_round(fiber **order, int live) {
     S.last->next = !cfg.shuffle && live > 1 ? order[0] : &S.sched;
 }
 
+// The general scheduler, for kernels with warp primitives: a fiber that waits (at __syncthreads or a warp
+// exchange) goes back to it, and it runs whatever can run, in thread order (shuffled under CUDAWB_SHUFFLE).
+// When nothing can: if every live thread waits at __syncthreads, they all go on; otherwise the pending warp
+// exchanges are completed with the lanes that came (warp.cpp reports the lanes that diverged).
+static void run_general(worker *w, unsigned n) {
+    for (unsigned i = 0; i < n; i++) w->fibers[i].next = &S.sched;
+    S.last = &S.sched;
+    for (uint64_t pass = 0; S.finished < n; pass++) {
+        int live = order_live(w, n, pass), ran = 0, at_block = 0;
+        for (int i = 0; i < live; i++) {
+            fiber *f = w->order[i];
+            if (f->done || f->wait != FIBER_RUN) continue;
+            switch_to(&S.sched.sp, f);
+            ran = 1;
+        }
+        if (ran || S.finished == n) continue;
+        for (unsigned i = 0; i < n; i++) at_block += !w->fibers[i].done && w->fibers[i].wait == FIBER_BLOCK;
+        if ((unsigned)at_block == n - S.finished) {
+            for (unsigned i = 0; i < n; i++) w->fibers[i].wait = FIBER_RUN;
+        } else if (!warp_resolve()) {
+            fprintf(stderr, "cudawb: internal error: no GPU thread of the block can run; please report it\n");
+            abort();
+        }
+    }
+}
+
 // Runs the block's threads round by round. Without shuffling, the scheduler sees only the rounds in which
 // a thread finished: the other rounds follow one another straight from fiber to fiber.
-void fiber_run_block(worker *w, cudawb::task *t, unsigned n) {
+void fiber_run_block(worker *w, cudawb::task *t, unsigned n, bool general) {
     ensure_stacks(w, n);
     prepare_fibers(w, n);
     fiber_task = t;
     w->in_fiber = 1;
     S.finished = 0;
+    S.general = general;
+    S.n = n;
+    S.fibers = w->fibers;
+    if (general) {
+        warp_block_start();
+        run_general(w, n);
+    }
     for (uint64_t round = 0; S.finished < n; round++) {
         int live = order_live(w, n, round);
         link_round(w->order, live);
@@ -174,6 +211,14 @@ void fiber_run_block(worker *w, cudawb::task *t, unsigned n) {
     }
     w->in_fiber = 0;
     S.cur = NULL;
+}
+
+int fiber_index() { return S.cur && S.general ? (int)(S.cur - S.fibers) : -1; }
+fiber *fiber_at(unsigned index) { return index < S.n ? &S.fibers[index] : NULL; }
+void fiber_wait(int what) {
+    fiber *cur = S.cur;
+    cur->wait = what;
+    cudawb_switch(&cur->sp, S.sched.sp);
 }
 
 void fiber_reset() { S.cur = NULL; }
@@ -204,7 +249,8 @@ void __syncthreads(void) {
         }
         return;
     }
-    switch_to(&cur->sp, cur->next);
+    if (S.general) fiber_wait(FIBER_BLOCK);
+    else switch_to(&cur->sp, cur->next);
 }
 
 // Each thread adds its vote before the barrier and takes it back after the second one, so the sum is

@@ -229,8 +229,10 @@ static void run_block(worker *w, kernel_run *k, uint64_t b) {
                                                                         : (int)cudaErrorIllegalAddress) &&
                 cfg.memcheck)
                 w->faults.push_back(fault_record{(uintptr_t)k->d->bad_pointer, 0, -1, blockIdx, uint3{0, 0, 0}});
+        } else if (k->d->flags & cudawb::launch_uses_warp) {
+            fiber_run_block(w, k->t, n, true);  // even one thread: its warp primitives need a fiber
         } else if (k->d->flags & cudawb::launch_uses_barrier && n > 1) {
-            fiber_run_block(w, k->t, n);
+            fiber_run_block(w, k->t, n, false);
         } else if (!cfg.memcheck && !cfg.shuffle) {
             k->t->run_block_loop(bd.x, bd.y, bd.z);
         } else {
@@ -352,6 +354,7 @@ cudaError_t rt::run_kernel(cudawb::launch_desc *d, cudawb::task *t) {
     if (cfg.memcheck) {
         current = &k;
         memcheck_kernel_reports();
+        warp_reports();
     }
     if (k.fault) set_sticky((cudaError_t)k.fault.load());
     return (cudaError_t)k.fault.load();

@@ -8,7 +8,9 @@
 #include "../cuda_runtime_api.h"
 
 namespace cudawb {
-enum { launch_uses_barrier = 1 };
+/* what the rewriter found a kernel to reach: __syncthreads (its threads run as fibers), warp primitives or
+   cooperative groups (fibers under the general scheduler, src/fiber.cpp) */
+enum { launch_uses_barrier = 1, launch_uses_warp = 2 };
 
 struct task {
     virtual ~task() {}
