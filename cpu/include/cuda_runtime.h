@@ -13,4 +13,5 @@
 #include "cudawb/device.h"
 #include "cudawb/launch.h"
 #include "cudawb/warp.h"
+#include "cudawb/by_address.h"
 #endif

@@ -75,24 +75,35 @@ struct schedule {
 };
 static __thread schedule S;
 
+// Stacks for n fibers (rounded up to a power of two, so that growing is rare; a cooperative launch has a
+// worker per block, so a small block must not map stacks for 1024 threads).
 static void ensure_stacks(worker *w, unsigned n) {
     if (w->nstacks >= n) return;
+    unsigned count = 32;
+    while (count < n) count *= 2;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t each = (cfg.stack + page - 1) / page * page + page;  // + a guard page below each stack
     if (w->stacks) munmap(w->stacks, w->stack_size * w->nstacks);
     free(w->fibers);
     free(w->fiber_jbs);
     free(w->order);
-    w->stacks = (char *)mmap(NULL, each * 1024, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+    w->stacks = (char *)mmap(NULL, each * count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                              -1, 0);
     if (w->stacks == MAP_FAILED) { fprintf(stderr, "cudawb: cannot map fiber stacks\n"); abort(); }
-    for (int i = 0; i < 1024; i++) mprotect(w->stacks + i * each, page, PROT_NONE);
+    for (unsigned i = 0; i < count; i++) mprotect(w->stacks + i * each, page, PROT_NONE);
     w->stack_size = each;
-    w->nstacks = 1024;
-    w->fibers = (fiber *)calloc(1024, sizeof(fiber));
-    w->fiber_jbs = (sigjmp_buf *)calloc(1024, sizeof(sigjmp_buf));
-    w->order = (fiber **)calloc(1024, sizeof(fiber *));
+    w->nstacks = count;
+    w->fibers = (fiber *)calloc(count, sizeof(fiber));
+    w->fiber_jbs = (sigjmp_buf *)calloc(count, sizeof(sigjmp_buf));
+    w->order = (fiber **)calloc(count, sizeof(fiber *));
     w->fiber_dims = dim3{0, 0, 0};
+}
+
+void fiber_free(worker *w) {
+    if (w->stacks) munmap(w->stacks, w->stack_size * w->nstacks);
+    free(w->fibers);
+    free(w->fiber_jbs);
+    free(w->order);
 }
 
 bool fiber_stack_overflow(worker *w, uintptr_t addr) {

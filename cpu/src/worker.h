@@ -51,6 +51,10 @@ struct worker {
     int acc;  // __syncthreads_count accumulator
 };
 extern __thread worker *self;
+void run_block(worker *w, kernel_run *k, uint64_t b);  // launch.cpp
+worker *new_worker(int id);
+void alt_stack();                                     // the signal stack a worker thread needs
+void run_cooperative(kernel_run *k, worker *host);    // grid.cpp: every block at once, for grid.sync()
 void fiber_run_block(worker *w, cudawb::task *t, unsigned n, bool general);
 // for the warp primitives (warp.cpp), in a block run by the general scheduler:
 int fiber_index();               // the running fiber's linear thread index, -1 outside fibers
@@ -62,6 +66,7 @@ void warp_reports();             // after a kernel: synccheck findings, as memch
 bool fiber_stack_overflow(worker *w, uintptr_t addr);
 [[noreturn]] void fiber_abort_thread(worker *w);
 template <class T> void shuffle(T *v, int n, uint64_t seed);
+void fiber_free(worker *w);  // a worker's stacks, when it is deleted (grid.cpp)
 void fiber_reset();  // after a block was abandoned (longjmp out of a fiber)
 std::vector<worker *> &all_workers();
 kernel_run *last_kernel();

@@ -214,6 +214,35 @@ static const char *unsupported(const std::string &id) {
 
 struct DeviceFn { size_t decl_start, body_open, body_close; std::string name; bool global, is_template; };
 
+// After a kernel's definition, on its closing line: its registration by address, so that cudaLaunchKernel
+// and cudaLaunchCooperativeKernel can launch it from a void ** argument array (include/cudawb/launch.h).
+// The function type is spelled from the parameter list (an overloaded kernel stays unambiguous), without
+// default arguments; template kernels have no single address and are not registered.
+static std::string registration(const DeviceFn &f, std::map<std::string, bool> &barrier,
+                                std::map<std::string, bool> &warp) {
+    if (!f.global || f.is_template || f.name.empty()) return "";
+    size_t open = f.decl_start;
+    while (open < f.body_open && !(is(open, "(") && toks[open - 1].kind == IDENT && text(toks[open - 1]) == f.name))
+        open++;
+    if (open >= f.body_open) return "";
+    size_t close = match(open);
+    std::string params;
+    int depth = 0;
+    bool skipping = false;
+    for (size_t m = open + 1; m < close; m++) {
+        if (is(m, "(") || is(m, "[") || is(m, "{")) depth++;
+        if (is(m, ")") || is(m, "]") || is(m, "}")) depth--;
+        if (depth == 0 && is(m, "=")) skipping = true;
+        if (depth == 0 && is(m, ",")) skipping = false;
+        if (!skipping) params += (toks[m].space ? " " : "") + text(toks[m]);
+    }
+    static int count;
+    int flags = (barrier[f.name] ? 1 : 0) | (warp[f.name] ? 2 : 0);
+    return " static const int cudawb_reg_" + std::to_string(count++) + " __attribute__((unused)) = "
+           "cudawb::register_by_args(static_cast<void (*)(" + params + ")>(" + f.name + "), \"" + f.name + "\", " +
+           std::to_string(flags) + ");";
+}
+
 int main() {
     // Read stdin whole.
     char buf[1 << 16];
@@ -350,7 +379,7 @@ int main() {
                         "#pragma GCC diagnostic ignored \"-Wunused-function\"") + mark;
         snprintf(mark, sizeof mark, "\n#pragma GCC diagnostic pop\n# %d \"%s\"%s\n", b.line, files[b.file].c_str(),
                  file_is_system[b.file] ? " 3" : "");
-        if (f.body_close < toks.size()) edits[f.body_close].insert_after += mark;
+        if (f.body_close < toks.size()) edits[f.body_close].insert_after += registration(f, barrier, warp) + mark;
     }
 
     // 4. Kernel launches.
