@@ -4,6 +4,7 @@
 // own, its threads as fibers; at grid.sync() the block's first thread waits for every other block.
 #include "worker.h"
 #include <condition_variable>
+#include <signal.h>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -53,7 +54,9 @@ void run_cooperative(kernel_run *k, worker *host) {
         ws.push_back(w);
         threads.emplace_back([k, w, b, &g] {
             self = w;
-            alt_stack();
+            std::vector<char> signal_stack(64 * 1024);  // the fault handler's stack, freed with the thread
+            stack_t ss = {signal_stack.data(), 0, signal_stack.size()};
+            sigaltstack(&ss, NULL);
             w->k = k;
             blockDim = k->d->block;
             gridDim = k->d->grid;
@@ -63,6 +66,8 @@ void run_cooperative(kernel_run *k, worker *host) {
             g.live--;
             release_if_complete(&g);
             g.cv.notify_all();
+            ss.ss_flags = SS_DISABLE;
+            sigaltstack(&ss, NULL);
         });
     }
     for (std::thread &t : threads) t.join();

@@ -268,7 +268,7 @@ static kernel_run *current;
 static uint64_t generation;
 static int busy;
 
-void rt::alt_stack() {
+static void alt_stack() {
     stack_t ss;
     ss.ss_size = 64 * 1024;
     ss.ss_sp = malloc(ss.ss_size);

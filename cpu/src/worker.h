@@ -53,7 +53,6 @@ struct worker {
 extern __thread worker *self;
 void run_block(worker *w, kernel_run *k, uint64_t b);  // launch.cpp
 worker *new_worker(int id);
-void alt_stack();                                     // the signal stack a worker thread needs
 void run_cooperative(kernel_run *k, worker *host);    // grid.cpp: every block at once, for grid.sync()
 void fiber_run_block(worker *w, cudawb::task *t, unsigned n, bool general);
 // for the warp primitives (warp.cpp), in a block run by the general scheduler:
