@@ -69,9 +69,11 @@ struct schedule {
     fiber *last;  // the round's last fiber
     unsigned finished;  // threads of the block that returned
     fiber sched;  // sched.sp: where the scheduler waits for the round to end
-    int general;  // the general scheduler runs this block (warp primitives): every wait goes through it
+    int general;  // the general scheduler runs this block (warp primitives)
     unsigned n;   // threads of the running block
     fiber *fibers;
+    fiber **order;      // general scheduler: this pass's order, and how far the pass got in it
+    int pos, live;
 };
 static __thread schedule S;
 
@@ -128,6 +130,7 @@ static void fiber_main(void *arg) {
     else if (sigsetjmp(w->fiber_jbs[f - w->fibers], 0) == 0) fiber_task->run_thread();
     f->done = 1;
     S.finished++;
+    if (S.general) warp_thread_done((unsigned)(f - S.fibers));
     S.last->next = &S.sched;  // this round ends at the scheduler, which leaves f out of the next one
     switch_to(&f->sp, f->next);
     abort();  // never resumed
@@ -181,10 +184,15 @@ static void link_round(fiber **order, int live) {
 static void run_general(worker *w, unsigned n) {
     for (unsigned i = 0; i < n; i++) w->fibers[i].next = &S.sched;
     S.last = &S.sched;
+    S.order = w->order;
     for (uint64_t pass = 0; S.finished < n; pass++) {
-        int live = order_live(w, n, pass), ran = 0, at_block = 0;
-        for (int i = 0; i < live; i++) {
-            fiber *f = w->order[i];
+        S.live = order_live(w, n, pass);
+        S.pos = 0;
+        int ran = 0, at_block = 0;
+        // a waiting fiber hands over to the next runnable one of the pass itself (fiber_wait); the
+        // scheduler gets control back when the pass ends or a fiber finishes
+        while (S.pos < S.live) {
+            fiber *f = w->order[S.pos++];
             if (f->done || f->wait != FIBER_RUN) continue;
             switch_to(&S.sched.sp, f);
             ran = 1;
@@ -212,7 +220,7 @@ void fiber_run_block(worker *w, cudawb::task *t, unsigned n, bool general) {
     S.n = n;
     S.fibers = w->fibers;
     if (general) {
-        warp_block_start();
+        warp_block_start(n);
         run_general(w, n);
     }
     for (uint64_t round = 0; S.finished < n; round++) {
@@ -229,6 +237,12 @@ fiber *fiber_at(unsigned index) { return index < S.n ? &S.fibers[index] : NULL; 
 void fiber_wait(int what) {
     fiber *cur = S.cur;
     cur->wait = what;
+    while (S.pos < S.live) {
+        fiber *f = S.order[S.pos++];
+        if (f->done || f->wait != FIBER_RUN) continue;
+        if (f != cur) switch_to(&cur->sp, f);
+        return;
+    }
     cudawb_switch(&cur->sp, S.sched.sp);
 }
 

@@ -31,6 +31,7 @@ struct slot {  // one warp: a lane waits in one group at a time, so its part and
     uint64_t out[32];
     group g[32];
     int ngroups;
+    unsigned absent;  // lanes that exited, or that a partial last warp lacks
 };
 __thread slot warps[32];  // the running block's warps (a block has at most 1024 threads)
 
@@ -57,14 +58,7 @@ void note(int kind, unsigned index, int lane, uintptr_t pc) {
 }
 
 // lanes of warp wi that take no part: exited, or past the block's last thread
-unsigned absent_lanes(unsigned wi) {
-    unsigned a = 0;
-    for (unsigned l = 0; l < 32; l++) {
-        fiber *f = fiber_at(wi * 32 + l);
-        if (!f || f->done) a |= 1u << l;
-    }
-    return a;
-}
+unsigned absent_lanes(unsigned wi) { return warps[wi].absent; }
 
 // PTX shfl.sync's source lane: the segment of `width` lanes holding `lane`; out of it, the lane itself
 int shfl_source(int op, int lane, int arg, int width) {
@@ -79,19 +73,21 @@ int shfl_source(int op, int lane, int arg, int width) {
     return ok ? j : lane;
 }
 
-uint64_t result(slot &s, unsigned got, unsigned wi, int lane) {
-    const lane_part &me = s.in[lane];
-    unsigned m = me.mask & got, ballot = 0, eq = 0;
-    for (int l = 0; l < 32; l++) {
-        if (!(m >> l & 1)) continue;
-        if (s.in[l].value & 0xffffffffu) ballot |= 1u << l;
-        if (s.in[l].value == me.value) eq |= 1u << l;
-    }
-    uint32_t acc = me.op == W_AND ? 0xffffffffu : me.op == W_MIN ? 0xffffffffu : me.op == W_MAX ? 0u
-                 : me.op == W_MIN_S ? 0x7fffffffu : me.op == W_MAX_S ? 0x80000000u : 0u;
-    for (int l = 0; l < 32; l++) {
-        if (!(m >> l & 1)) continue;
+// What every lane with the same mask shares: the ballot and the reduction (computed once per exchange).
+struct shared_part {
+    unsigned mask, ballot;
+    uint32_t acc;
+    bool valid;
+};
+
+void combine(const slot &s, const lane_part &me, unsigned m, shared_part &c) {
+    uint32_t acc = me.op == W_AND || me.op == W_MIN ? 0xffffffffu : me.op == W_MIN_S ? 0x7fffffffu
+                 : me.op == W_MAX_S ? 0x80000000u : 0u;
+    unsigned ballot = 0;
+    for (unsigned bits = m; bits; bits &= bits - 1) {
+        int l = __builtin_ctz(bits);
         uint32_t v = (uint32_t)s.in[l].value;
+        if (v) ballot |= 1u << l;
         switch (me.op) {
         case W_ADD: acc += v; break;
         case W_MIN: acc = v < acc ? v : acc; break;
@@ -103,6 +99,12 @@ uint64_t result(slot &s, unsigned got, unsigned wi, int lane) {
         case W_XOR: acc ^= v; break;
         }
     }
+    c = shared_part{m, ballot, acc, true};
+}
+
+uint64_t result(slot &s, unsigned got, unsigned wi, int lane, shared_part &c) {
+    const lane_part &me = s.in[lane];
+    unsigned m = me.mask & got;
     switch (me.op) {
     case W_SHFL_IDX: case W_SHFL_UP: case W_SHFL_DOWN: case W_SHFL_XOR: {
         int j = shfl_source(me.op, lane, me.arg, me.width);
@@ -110,31 +112,49 @@ uint64_t result(slot &s, unsigned got, unsigned wi, int lane) {
         note(EXITED_SOURCE, wi * 32 + lane, j, me.pc);  // undefined on the GPU: the lane's own value here
         return me.value;
     }
-    case W_BALLOT: return ballot;
-    case W_ANY: return ballot != 0;
-    case W_ALL: return ballot == m;
     case W_ACTIVE: return got;
-    case W_MATCH_ANY: return eq;
-    case W_MATCH_ALL: return eq == m ? (uint64_t)m | (1ull << 32) : 0;
     case W_SYNC: return 0;
-    default: return acc;
+    case W_MATCH_ANY: case W_MATCH_ALL: {
+        unsigned eq = 0;
+        for (unsigned bits = m; bits; bits &= bits - 1)
+            if (s.in[__builtin_ctz(bits)].value == me.value) eq |= 1u << __builtin_ctz(bits);
+        if (me.op == W_MATCH_ANY) return eq;
+        return eq == m ? (uint64_t)m | (1ull << 32) : 0;
+    }
+    default: break;
+    }
+    if (!c.valid || c.mask != m) combine(s, me, m, c);
+    switch (me.op) {
+    case W_BALLOT: return c.ballot;
+    case W_ANY: return c.ballot != 0;
+    case W_ALL: return c.ballot == m;
+    default: return c.acc;
     }
 }
 
 // Every arrived lane's result, then they all go on (`self_lane` is running already); the group is closed.
 void complete(slot &s, int gi, unsigned wi, int self_lane) {
     unsigned got = s.g[gi].arrived;
-    for (int l = 0; l < 32; l++)
-        if (got >> l & 1) s.out[l] = result(s, got, wi, l);
-    for (int l = 0; l < 32; l++)
-        if ((got >> l & 1) && l != self_lane) fiber_at(wi * 32 + l)->wait = FIBER_RUN;
+    shared_part c = {0, 0, 0, false};
+    for (unsigned bits = got; bits; bits &= bits - 1) {
+        int l = __builtin_ctz(bits);
+        if (c.valid && s.in[l].op != s.in[__builtin_ctz(got)].op) c.valid = false;  // another op: recompute
+        s.out[l] = result(s, got, wi, l, c);
+        if (l != self_lane) fiber_at(wi * 32 + l)->wait = FIBER_RUN;
+    }
     s.g[gi] = s.g[--s.ngroups];
 }
 } // namespace
 
-void warp_block_start() {
-    for (slot &s : warps) s.ngroups = 0;
+void warp_block_start(unsigned n) {
+    for (unsigned wi = 0; wi < 32; wi++) {
+        warps[wi].ngroups = 0;
+        unsigned have = n <= wi * 32 ? 0 : n - wi * 32;
+        warps[wi].absent = have >= 32 ? 0 : ~((1u << have) - 1);
+    }
 }
+
+void warp_thread_done(unsigned index) { warps[index / 32].absent |= 1u << (index % 32); }
 
 // Nothing can run. First the __activemask groups (the lanes not there went elsewhere: they are not active
 // with them); only if there are none, every group whose named lanes will never come, each reported.
@@ -200,7 +220,8 @@ uint64_t cudawb::warp_exchange(int op, unsigned mask, uint64_t value, int arg, i
         }
         static __thread slot s;
         s.in[0] = lane_part{value, op, arg, width, 1u, pc};
-        return result(s, 1u, 0, 0);
+        shared_part c = {0, 0, 0, false};
+        return result(s, 1u, 0, 0, c);
     }
     unsigned wi = (unsigned)idx / 32;
     int lane = idx % 32;

@@ -59,7 +59,8 @@ void fiber_run_block(worker *w, cudawb::task *t, unsigned n, bool general);
 int fiber_index();               // the running fiber's linear thread index, -1 outside fibers
 fiber *fiber_at(unsigned index); // a fiber of the running block, NULL past its last thread
 void fiber_wait(int what);       // the running fiber waits (FIBER_WARP) until another sets its wait to RUN
-void warp_block_start();         // forget the previous block's warp exchanges
+void warp_block_start(unsigned n); // forget the previous block's warp exchanges; n threads
+void warp_thread_done(unsigned index);  // a thread of the block returned (or was abandoned)
 bool warp_resolve();             // nothing can run: complete the pending warp exchanges (false if none)
 void warp_reports();             // after a kernel: synccheck findings, as memcheck_kernel_reports does
 bool fiber_stack_overflow(worker *w, uintptr_t addr);
