@@ -184,17 +184,24 @@ static void error_at(size_t i, const std::string &msg) {
 
 // Names whose use makes a kernel run under the general fiber scheduler: warp primitives meet the lanes of a
 // warp (src/warp.cpp), cooperative groups' syncs and tiles are built on them (include/cooperative_groups.h).
-static bool warp_level(const std::string &id) {
+// Group types also count in a device function's parameter list (a tile passed in); the member functions
+// of a group count only after ".", "->" or "::" (g.sync(), cg::reduce), where a common name such as "all"
+// or "reduce" is most likely a group's (a wrong guess costs only speed).
+static bool warp_level(size_t k, bool in_body) {
     static const std::set<std::string> names = {
         "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
         "__all_sync", "__activemask", "__syncwarp", "__match_any_sync", "__match_all_sync", "__reduce_add_sync",
         "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
-        "cooperative_groups", "this_thread_block", "tiled_partition", "coalesced_threads", "this_grid",
-        "thread_block", "thread_block_tile", "thread_group", "coalesced_group", "grid_group",
-        // member functions of a group passed in as a parameter (a common name here only costs speed)
-        "sync", "shfl", "shfl_up", "shfl_down", "shfl_xor", "any", "all", "ballot", "match_any", "match_all",
-        "reduce"};
-    return names.count(id) > 0;
+        "cooperative_groups", "this_thread_block", "tiled_partition", "coalesced_threads", "this_grid"};
+    static const std::set<std::string> types = {"thread_block", "thread_block_tile", "thread_group",
+                                                "coalesced_group", "grid_group"};
+    static const std::set<std::string> members = {"sync", "shfl", "shfl_up", "shfl_down", "shfl_xor", "any",
+                                                  "all", "ballot", "match_any", "match_all", "reduce"};
+    std::string id = text(toks[k]);
+    if (types.count(id)) return true;
+    if (!in_body) return false;
+    if (names.count(id)) return true;
+    return members.count(id) && k > 0 && (is(k - 1, ".") || is(k - 1, "->") || is(k - 1, "::"));
 }
 
 // Device features with no CPU emulation: rejected at compile time, never a wrong answer.
@@ -344,13 +351,15 @@ int main() {
     std::set<std::string> device_names;
     for (auto &f : fns) device_names.insert(f.name);
     for (auto &f : fns) {
+        for (size_t k = f.decl_start; k < f.body_open; k++)
+            if (toks[k].kind == IDENT && warp_level(k, false)) warp[f.name] = barrier[f.name] = true;
         for (size_t k = f.body_open + 1; k < f.body_close; k++) {
             if (toks[k].kind != IDENT) continue;
             std::string id = text(toks[k]);
             if (id == "printf" && is(k + 1, "(")) edits[k].replace = "cudawb_printf";
             else if (id == "__assert_fail") edits[k].replace = "cudawb_assert_fail";
             else if (id.compare(0, 13, "__syncthreads") == 0) barrier[f.name] = true;
-            else if (warp_level(id)) warp[f.name] = barrier[f.name] = true;
+            else if (warp_level(k, true)) warp[f.name] = barrier[f.name] = true;
             else if (device_names.count(id) && id != f.name) calls[f.name].insert(id);
             else if (declared_only.count(id) && is(k + 1, "(")) warp[f.name] = barrier[f.name] = true;  // may sync
             const char *why = unsupported(id);
