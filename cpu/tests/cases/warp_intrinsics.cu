@@ -1,6 +1,7 @@
-// kernel feature: the integer intrinsics (__popc, __ffs, __clz, __brev and their 64-bit forms, __byte_perm,
-// __mul24, __umul24, __mulhi, __umulhi, __mul64hi, __umul64hi, __sad, __usad, the four funnel shifts), run
-// in a kernel on chosen inputs and compared with plain C computations of their documented definitions.
+// kernel feature: the integer intrinsics (__popc, __ffs, __clz, __brev and their 64-bit forms, __byte_perm
+// with the documented 3-bit selectors, __mul24, __umul24, __mulhi, __umulhi, __mul64hi, __umul64hi, __sad,
+// __usad, the four funnel shifts), run in a kernel on chosen inputs and compared with plain C computations
+// of their documented definitions.
 #include "check.h"
 #include <stdint.h>
 
@@ -13,7 +14,8 @@ __global__ void intrinsics(const unsigned *a, const unsigned *b, long long *out)
     long long *o = out + i * 24;
     o[0] = __popc(x); o[1] = __popcll(xx); o[2] = __ffs((int)x); o[3] = __ffsll((long long)xx);
     o[4] = __clz((int)x); o[5] = __clzll((long long)xx); o[6] = __brev(x); o[7] = (long long)__brevll(xx);
-    o[8] = __byte_perm(x, y, 0x3210 + i); o[9] = __byte_perm(x, y, 0x7654 - i);
+    o[8] = __byte_perm(x, y, (0x3210 + i * 0x1357) & 0x7777);
+    o[9] = __byte_perm(x, y, (0x7654 ^ i * 0x123) & 0x7777);
     o[10] = __mul24((int)x, (int)y); o[11] = __umul24(x, y); o[12] = __mulhi((int)x, (int)y);
     o[13] = __umulhi(x, y); o[14] = __mul64hi((long long)xx, (long long)(xx * 3));
     o[15] = (long long)__umul64hi(xx, xx * 3); o[16] = __sad((int)x, (int)y, 5u); o[17] = __usad(x, y, 5u);
@@ -63,8 +65,9 @@ int main(void)
         __int128 sp = (__int128)(long long)xx * (long long)x3;
         long long want[22] = {
             ones(x), ones(xx), first1(x), first1(xx), lead0(x, 32), lead0(xx, 64), bitrev(x),
-            (long long)((unsigned long long)bitrev(y) << 32 | bitrev(x)), perm(x, y, 0x3210 + i),
-            perm(x, y, 0x7654 - i), (int)(uint32_t)(sext24(x) * sext24(y)), (x & 0xffffff) * (y & 0xffffff),
+            (long long)((unsigned long long)bitrev(y) << 32 | bitrev(x)),
+            perm(x, y, (0x3210 + i * 0x1357) & 0x7777), perm(x, y, (0x7654 ^ i * 0x123) & 0x7777),
+            (int)(uint32_t)(sext24(x) * sext24(y)), (x & 0xffffff) * (y & 0xffffff),
             (int)(((long long)(int)x * (int)y) >> 32), (unsigned)(((unsigned long long)x * y) >> 32),
             (long long)(sp >> 64), (long long)(unsigned long long)(((unsigned __int128)xx * x3) >> 64),
             5u + (unsigned)((int)x > (int)y ? (long long)(int)x - (int)y : (long long)(int)y - (int)x),
