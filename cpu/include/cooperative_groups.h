@@ -57,12 +57,14 @@ public:
 };
 inline thread_block this_thread_block() { return thread_block(); }
 
-/* a tile of N threads (N a power of two, at most 32): consecutive threads of the block, within one warp */
-template <unsigned N> class thread_block_tile : public thread_group {
+/* a tile of N threads (N a power of two, at most 32): consecutive threads of the block, within one warp;
+   ParentT only names the group it was made from, as in CUDA (a tile converts to one with ParentT void) */
+template <unsigned N, class ParentT = void> class thread_block_tile : public thread_group {
     static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0,
                   "the CPU backend provides tiles of 1, 2, 4, 8, 16 or 32 threads");
 public:
     thread_block_tile() : thread_group(N, details::block_rank() % N, details::tile_mask(N)) {}
+    template <class P> thread_block_tile(const thread_block_tile<N, P> &) : thread_block_tile() {}
     static constexpr unsigned long long size() { return N; }
     static constexpr unsigned long long num_threads() { return N; }
     static unsigned long long thread_rank() { return details::block_rank() % N; }
@@ -84,8 +86,8 @@ public:
         return __match_all_sync(mask_, value, &pred) >> __builtin_ctz(mask_);
     }
 };
-template <unsigned N, class Parent> inline thread_block_tile<N> tiled_partition(const Parent &) {
-    return thread_block_tile<N>();
+template <unsigned N, class Parent> inline thread_block_tile<N, Parent> tiled_partition(const Parent &) {
+    return thread_block_tile<N, Parent>();
 }
 /* the dynamic form: a thread_group of n threads (a power of two up to 32, as the CPU backend provides) */
 inline thread_group tiled_partition(const thread_group &, unsigned n) {
