@@ -92,7 +92,8 @@ static void ensure_stacks(worker *w, unsigned n) {
     w->stacks = (char *)mmap(NULL, each * count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                              -1, 0);
     if (w->stacks == MAP_FAILED) { fprintf(stderr, "cudawb: cannot map fiber stacks\n"); abort(); }
-    for (unsigned i = 0; i < count; i++) mprotect(w->stacks + i * each, page, PROT_NONE);
+    if (!w->no_guard)
+        for (unsigned i = 0; i < count; i++) mprotect(w->stacks + i * each, page, PROT_NONE);
     w->stack_size = each;
     w->nstacks = count;
     w->fibers = (fiber *)calloc(count, sizeof(fiber));

@@ -51,6 +51,9 @@ void run_cooperative(kernel_run *k, worker *host) {
     std::vector<std::thread> threads;
     for (uint64_t b = 0; b < k->total; b++) {
         worker *w = new_worker(1000 + (int)b);
+        // each guard page splits the stacks' mapping in two, and Linux allows a process 65530 mappings: a
+        // grid of more threads than a few thousand runs without guard pages (an overflow goes unnoticed)
+        w->no_guard = k->total * k->d->block.x * k->d->block.y * k->d->block.z > 8192;
         ws.push_back(w);
         threads.emplace_back([k, w, b, &g] {
             self = w;

@@ -49,6 +49,7 @@ struct worker {
     sigjmp_buf *fiber_jbs;  // memcheck: where a faulting GPU thread is abandoned
     fiber **order;  // a round's running order (fiber.cpp's scheduler state lives in its own TLS)
     int acc;  // __syncthreads_count accumulator
+    bool no_guard;  // its fiber stacks have no guard pages (a large cooperative grid: see grid.cpp)
 };
 extern __thread worker *self;
 void run_block(worker *w, kernel_run *k, uint64_t b);  // launch.cpp
