@@ -1,5 +1,6 @@
 // bench.cu: the three speed measurements of the CPU backend (issue 3, "Speed"), run by bench/run.sh.
-// Prints "vector_add backend_s plain_s", "reduction elements_per_s" and "reduction_gridstride elements_per_s".
+// Prints "vector_add backend_s plain_s", "reduction elements_per_s", "reduction_gridstride elements_per_s" and
+// "warp_reduction elements_per_s".
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -38,6 +39,15 @@ __global__ void block_sum_gridstride(const float *in, float *out, int n)
     if (threadIdx.x == 0) atomicAdd(out, s[0]);
 }
 
+// the warp-shuffle reduction (one element per thread, five __shfl_down_sync per warp, an atomicAdd per warp)
+__global__ void warp_sum(const float *in, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = i < n ? in[i] : 0.0f;
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);
+    if (threadIdx.x % 32 == 0) atomicAdd(out, v);
+}
+
 // the same loop in plain C; noinline so the compiler cannot drop it
 __attribute__((noinline)) static void plain_add(const float *a, const float *b, float *c, int n)
 {
@@ -56,19 +66,20 @@ int main(void)
     const int n = 16 << 20, reps = 5;
     size_t bytes = (size_t)n * sizeof(float);
     float *h_a = (float *)malloc(bytes), *h_b = (float *)malloc(bytes), *h_c = (float *)malloc(bytes);
-    float *d_a, *d_b, *d_c, *d_sums;
+    float *d_a, *d_b, *d_c, *d_sums, *d_warp;
     for (int i = 0; i < n; i++) { h_a[i] = 1.0f; h_b[i] = 2.0f; h_c[i] = 0.0f; }
     cudaMalloc(&d_a, bytes);
     cudaMalloc(&d_b, bytes);
     cudaMalloc(&d_c, bytes);
     cudaMalloc(&d_sums, (n / 256) * sizeof(float));
+    cudaMalloc(&d_warp, sizeof(float));
     cudaMemcpy(d_a, h_a, bytes, cudaMemcpyHostToDevice);
     cudaMemcpy(d_b, h_b, bytes, cudaMemcpyHostToDevice);
     cudaEvent_t start, stop;
     cudaEventCreate(&start);
     cudaEventCreate(&stop);
 
-    double best_backend = 1e30, best_plain = 1e30, best_reduce = 1e30, best_strided = 1e30;
+    double best_backend = 1e30, best_plain = 1e30, best_reduce = 1e30, best_strided = 1e30, best_warp = 1e30;
     for (int r = 0; r < reps; r++) {
         float ms;
         cudaEventRecord(start);
@@ -97,7 +108,18 @@ int main(void)
         cudaEventSynchronize(stop);
         cudaEventElapsedTime(&ms, start, stop);
         if (ms / 1e3 < best_strided) best_strided = ms / 1e3;
+
+        cudaMemset(d_warp, 0, sizeof(float));
+        cudaEventRecord(start);
+        warp_sum<<<n / 16 / 256, 256>>>(d_a, d_warp, n / 16);
+        cudaEventRecord(stop);
+        cudaEventSynchronize(stop);
+        cudaEventElapsedTime(&ms, start, stop);
+        if (ms / 1e3 < best_warp) best_warp = ms / 1e3;
     }
+    float warp_total;
+    cudaMemcpy(&warp_total, d_warp, sizeof warp_total, cudaMemcpyDeviceToHost);
+    if (warp_total != (float)(n / 16)) { fprintf(stderr, "bench: wrong warp sum (%f)\n", warp_total); return 1; }
     float total;
     cudaMemcpy(&total, d_sums, sizeof total, cudaMemcpyDeviceToHost);
     if (total != (float)n) { fprintf(stderr, "bench: wrong grid-stride sum (%f)\n", total); return 1; }
@@ -108,7 +130,8 @@ int main(void)
     printf("vector_add %.6f %.6f\n", best_backend, best_plain);
     printf("reduction %.0f\n", n / best_reduce);
     printf("reduction_gridstride %.0f\n", n / best_strided);
-    cudaFree(d_a); cudaFree(d_b); cudaFree(d_c); cudaFree(d_sums);
+    printf("warp_reduction %.0f\n", n / 16 / best_warp);
+    cudaFree(d_a); cudaFree(d_b); cudaFree(d_c); cudaFree(d_sums); cudaFree(d_warp);
     free(h_a); free(h_b); free(h_c);
     return 0;
 }

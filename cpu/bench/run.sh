@@ -2,7 +2,7 @@
 # run.sh: the CPU backend's three speed ratios (issue 3, "Speed"), measured in one run:
 #   1. vector add over 16M floats through the backend vs the same loop in plain C (one worker thread: per core)
 #   2. a 256-thread block reduction with __syncthreads, in elements per second per core (one worker thread),
-#      for the one-element-per-thread tree and for the grid-stride form lessons use
+#      for the one-element-per-thread tree and for the grid-stride form lessons use; and a warp-shuffle one
 #   3. building a lesson program with nvcc-cpu vs g++ -O2 on the same code once translated (the time nvcc-cpu
 #      adds: its -E pass, the launch rewriter and the driver), best of 5 each
 set -euo pipefail
@@ -21,6 +21,7 @@ CUDAWB_CPU_THREADS=1 "$work/bench" >"$work/one-core.txt"
 read -r _ backend plain < <(grep '^vector_add' "$work/one-core.txt")
 read -r _ tree < <(grep '^reduction ' "$work/one-core.txt")
 read -r _ strided < <(grep '^reduction_gridstride' "$work/one-core.txt")
+read -r _ warp < <(grep '^warp_reduction' "$work/one-core.txt")
 read -r _ backend_all _ < <(grep '^vector_add' "$work/all-cores.txt")
 
 # best wall time of 5 runs of a command, in seconds
@@ -44,9 +45,10 @@ t_cpu=$(best_of_5 "$nvcc_cpu" -O2 -g -lineinfo -Xcompiler -Wall,-Wextra -I "$roo
 t_gxx=$(best_of_5 g++ -O2 -g -Wall -Wextra -x c++-cpp-output "$work/lesson.ii" -x none "$build/libcudawb.a" \
     -pthread -ldl -o "$work/lesson-gxx")
 
-awk -v b="$backend" -v p="$plain" -v ba="$backend_all" -v tr="$tree" -v gs="$strided" -v tc="$t_cpu" \
+awk -v w="$warp" -v b="$backend" -v p="$plain" -v ba="$backend_all" -v tr="$tree" -v gs="$strided" -v tc="$t_cpu" \
     -v tg="$t_gxx" -v cores="$(nproc)" -v lesson="${lesson#"$root"/}" 'BEGIN {
     printf "vector add, 16M floats: backend %.2f ms (1 worker; %.2f ms with %d), plain C loop %.2f ms: %.0f%% of plain C (target >= 25%%)\n", b * 1e3, ba * 1e3, cores, p * 1e3, 100 * p / b
     printf "block reduction, 256 threads, __syncthreads: %.1fM elements/s per core grid-stride (target >= 20M); %.1fM one element per thread\n", gs / 1e6, tr / 1e6
+    printf "warp reduction, __shfl_down_sync: %.1fM elements/s per core (one element per thread)\n", w / 1e6
     printf "building %s: nvcc-cpu %.0f ms, g++ -O2 %.0f ms: %.2fx (target <= 1.5x)\n", lesson, tc / 1e6, tg / 1e6, tc / tg
 }'

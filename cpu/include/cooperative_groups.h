@@ -1,3 +1,149 @@
-/* cooperative_groups.h on the CPU backend: cooperative groups are not emulated yet, so a program that uses
-   them is refused here, at its #include, with what to do instead: run it on a GPU. */
-#error "cooperative groups are not emulated by the CPU backend: this program needs a real GPU (BACKEND=gpu)"
+/* cooperative_groups.h on the CPU backend: CUDA's cooperative groups built on the backend's barriers and warp
+   primitives (cudawb/warp.h). A kernel that names them runs its threads as fibers under the general scheduler
+   (the rewriter sees the names), so a group's sync and shuffles make its threads meet as on a GPU.
+   Provided: thread_block (this_thread_block), thread_block_tile<N> for N = 1, 2, 4, ..., 32
+   (tiled_partition<N>), the dynamic tiled_partition(parent, n) as a thread_group, coalesced_group
+   (coalesced_threads), grid_group (this_grid, with sync under cudaLaunchCooperativeKernel), reduce with
+   plus/less/greater/bit_and/bit_or/bit_xor (cooperative_groups/reduce.h), and the free sync/thread_rank. */
+#ifndef CUDAWB_COOPERATIVE_GROUPS_H
+#define CUDAWB_COOPERATIVE_GROUPS_H
+#include "cuda_runtime.h"
+
+void cudawb_grid_sync(void);
+int cudawb_grid_valid(void);
+
+namespace cooperative_groups {
+namespace details {
+inline unsigned block_rank() { return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x; }
+inline unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
+/* the lanes of a tile of `size` threads (a power of two up to 32) that holds the calling thread */
+inline unsigned tile_mask(unsigned size) {
+    unsigned lane = block_rank() % 32, base = lane / size * size;
+    return (size == 32 ? 0xffffffffu : (1u << size) - 1) << base;
+}
+inline unsigned nth_lane(unsigned mask, unsigned n) { /* the lane of the n-th set bit of mask */
+    for (unsigned l = 0; l < 32; l++)
+        if (mask >> l & 1 && n-- == 0) return l;
+    return 32;
+}
+} // namespace details
+
+/* a group of threads of a block (tiles of any size chosen at run time): size, rank, sync */
+class thread_group {
+protected:
+    unsigned size_, rank_, mask_;  /* mask_: the lanes, when the group fits in one warp; 0 for the block */
+public:
+    thread_group(unsigned size, unsigned rank, unsigned mask) : size_(size), rank_(rank), mask_(mask) {}
+    unsigned long long size() const { return size_; }
+    unsigned long long num_threads() const { return size_; }
+    unsigned long long thread_rank() const { return rank_; }
+    void sync() const {
+        if (mask_) __syncwarp(mask_);
+        else __syncthreads();
+    }
+};
+
+class thread_block : public thread_group {
+public:
+    thread_block() : thread_group(details::block_threads(), details::block_rank(), 0) {}
+    static void sync() { __syncthreads(); }
+    static dim3 group_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+    static dim3 thread_index() { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
+    static dim3 dim_threads() { return blockDim; }
+    static dim3 group_dim() { return blockDim; }
+    static unsigned long long thread_rank() { return details::block_rank(); }
+    static unsigned long long size() { return details::block_threads(); }
+    static unsigned long long num_threads() { return details::block_threads(); }
+};
+inline thread_block this_thread_block() { return thread_block(); }
+
+/* a tile of N threads (N a power of two, at most 32): consecutive threads of the block, within one warp;
+   ParentT only names the group it was made from, as in CUDA (a tile converts to one with ParentT void) */
+template <unsigned N, class ParentT = void> class thread_block_tile : public thread_group {
+    static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0,
+                  "the CPU backend provides tiles of 1, 2, 4, 8, 16 or 32 threads");
+public:
+    thread_block_tile() : thread_group(N, details::block_rank() % N, details::tile_mask(N)) {}
+    template <class P> thread_block_tile(const thread_block_tile<N, P> &) : thread_block_tile() {}
+    static constexpr unsigned long long size() { return N; }
+    static constexpr unsigned long long num_threads() { return N; }
+    static unsigned long long thread_rank() { return details::block_rank() % N; }
+    static unsigned long long meta_group_rank() { return details::block_rank() / N; }
+    static unsigned long long meta_group_size() { return (details::block_threads() + N - 1) / N; }
+    void sync() const { __syncwarp(mask_); }
+    template <class T> T shfl(T var, int src) const { return __shfl_sync(mask_, var, src, N); }
+    template <class T> T shfl_down(T var, unsigned delta) const { return __shfl_down_sync(mask_, var, delta, N); }
+    template <class T> T shfl_up(T var, unsigned delta) const { return __shfl_up_sync(mask_, var, delta, N); }
+    template <class T> T shfl_xor(T var, unsigned lanes) const { return __shfl_xor_sync(mask_, var, (int)lanes, N); }
+    int any(int pred) const { return __any_sync(mask_, pred); }
+    int all(int pred) const { return __all_sync(mask_, pred); }
+    /* bit i for the tile's thread of rank i */
+    unsigned ballot(int pred) const { return __ballot_sync(mask_, pred) >> __builtin_ctz(mask_); }
+    template <class T> unsigned match_any(T value) const {
+        return __match_any_sync(mask_, value) >> __builtin_ctz(mask_);
+    }
+    template <class T> unsigned match_all(T value, int &pred) const {
+        return __match_all_sync(mask_, value, &pred) >> __builtin_ctz(mask_);
+    }
+};
+template <unsigned N, class Parent> inline thread_block_tile<N, Parent> tiled_partition(const Parent &) {
+    return thread_block_tile<N, Parent>();
+}
+/* the dynamic form: a thread_group of n threads (a power of two up to 32, as the CPU backend provides) */
+inline thread_group tiled_partition(const thread_group &, unsigned n) {
+    if (n == 0 || n > 32 || (n & (n - 1))) {
+        cudawb_printf("cudawb: tiled_partition(parent, %u): the CPU backend provides tiles of 1 to 32 threads "
+                      "(a power of two)\n", n);
+        __trap();
+    }
+    return thread_group(n, details::block_rank() % n, details::tile_mask(n));
+}
+
+/* the threads of the warp that are here together (__activemask), ranked in lane order */
+class coalesced_group : public thread_group {
+    static unsigned below(unsigned mask) { return __popc(mask & ((1u << (details::block_rank() % 32)) - 1)); }
+public:
+    explicit coalesced_group(unsigned mask) : thread_group(__popc(mask), below(mask), mask) {}
+    unsigned long long meta_group_rank() const { return 0; }
+    unsigned long long meta_group_size() const { return 1; }
+    void sync() const { __syncwarp(mask_); }
+    template <class T> T shfl(T var, unsigned src_rank) const {
+        return __shfl_sync(mask_, var, (int)details::nth_lane(mask_, src_rank % size_));
+    }
+    template <class T> T shfl_down(T var, unsigned delta) const {
+        unsigned src = rank_ + delta < size_ ? rank_ + delta : rank_;
+        return __shfl_sync(mask_, var, (int)details::nth_lane(mask_, src));
+    }
+    template <class T> T shfl_up(T var, unsigned delta) const {
+        unsigned src = rank_ >= delta ? rank_ - delta : rank_;
+        return __shfl_sync(mask_, var, (int)details::nth_lane(mask_, src));
+    }
+    int any(int pred) const { return __any_sync(mask_, pred); }
+    int all(int pred) const { return __all_sync(mask_, pred); }
+};
+inline coalesced_group coalesced_threads() { return coalesced_group(__activemask()); }
+
+/* every thread of the grid; sync() only under cudaLaunchCooperativeKernel */
+class grid_group {
+public:
+    static bool is_valid() { return cudawb_grid_valid() != 0; }
+    static void sync() { cudawb_grid_sync(); }
+    static unsigned long long num_blocks() { return (unsigned long long)gridDim.x * gridDim.y * gridDim.z; }
+    static unsigned long long block_rank() {
+        return ((unsigned long long)blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+    }
+    static unsigned long long num_threads() { return num_blocks() * details::block_threads(); }
+    static unsigned long long size() { return num_threads(); }
+    static unsigned long long thread_rank() { return block_rank() * details::block_threads() + details::block_rank(); }
+    static dim3 block_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+    static dim3 dim_blocks() { return gridDim; }
+    static dim3 group_dim() { return gridDim; }
+};
+inline grid_group this_grid() { return grid_group(); }
+
+template <class G> inline void sync(const G &g) { g.sync(); }
+template <class G> inline unsigned long long thread_rank(const G &g) { return g.thread_rank(); }
+template <class G> inline unsigned long long group_size(const G &g) { return g.size(); }
+} // namespace cooperative_groups
+#include "cooperative_groups/reduce.h"
+#endif

@@ -12,4 +12,6 @@
 #include "driver_functions.h"
 #include "cudawb/device.h"
 #include "cudawb/launch.h"
+#include "cudawb/warp.h"
+#include "cudawb/by_address.h"
 #endif

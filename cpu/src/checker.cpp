@@ -121,7 +121,7 @@ void install_fault_handler() {
 }
 
 // "kernel(int *, int) in file.cu:12" for a faulting instruction, via addr2line on our own executable.
-static std::string where(uintptr_t pc, const char *kernel) {
+std::string memcheck_where(uintptr_t pc, const char *kernel) {
     static std::map<uintptr_t, std::string> &cache = *new std::map<uintptr_t, std::string>;
     auto it = cache.find(pc);
     if (it != cache.end()) return it->second;
@@ -132,14 +132,15 @@ static std::string where(uintptr_t pc, const char *kernel) {
         snprintf(cmd, sizeof cmd, "addr2line -C -f -i -e '%s' 0x%lx 2>/dev/null", info.dli_fname,
                  (unsigned long)(pc - (uintptr_t)info.dli_fbase));
         FILE *f = popen(cmd, "r");
-        // with -i, addr2line prints the innermost inlined function first: the kernel's own source line
+        // with -i, addr2line prints the innermost inlined function first, then its callers: the first line
+        // outside our own headers (warp primitives, cooperative groups) is the kernel's own source line
         std::string loc;
         if (f) {
-            if (fgets(line, sizeof line, f) && fgets(line, sizeof line, f)) {
+            while (fgets(line, sizeof line, f) && fgets(line, sizeof line, f)) {
                 line[strcspn(line, "\n")] = 0;
-                loc = line;
+                bool ours = strstr(line, "/include/cudawb/") || strstr(line, "/include/cooperative_groups");
+                if (loc.empty() && !ours) loc = line;
             }
-            while (fgets(line, sizeof line, f)) {}
             pclose(f);
         }
         if (!loc.empty() && loc[0] != '?') s += std::string(" in ") + basename_of(loc.c_str());
@@ -168,7 +169,7 @@ void memcheck_kernel_reports() {
             if (++printed > 100) continue;  // compute-sanitizer's default print limit
             fflush(stdout);
             fprintf(stdout, "%sInvalid __global__ %s\n", P, f.write == 1 ? "write" : f.write == 0 ? "read" : "access");
-            fprintf(stdout, "%s    at %s\n", P, where(f.pc, k->d->name).c_str());
+            fprintf(stdout, "%s    at %s\n", P, memcheck_where(f.pc, k->d->name).c_str());
             fprintf(stdout, "%s    by thread (%u,%u,%u) in block (%u,%u,%u)\n", P, f.thread.x, f.thread.y, f.thread.z,
                     f.block.x, f.block.y, f.block.z);
             fprintf(stdout, "%s    Access at 0x%lx is out of bounds\n", P, (unsigned long)f.addr);

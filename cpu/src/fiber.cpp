@@ -69,27 +69,44 @@ struct schedule {
     fiber *last;  // the round's last fiber
     unsigned finished;  // threads of the block that returned
     fiber sched;  // sched.sp: where the scheduler waits for the round to end
+    int general;  // the general scheduler runs this block (warp primitives)
+    unsigned n;   // threads of the running block
+    fiber *fibers;
+    fiber **order;      // general scheduler: this pass's order, and how far the pass got in it
+    int pos, live;
 };
 static __thread schedule S;
 
+// Stacks for n fibers (rounded up to a power of two, so that growing is rare; a cooperative launch has a
+// worker per block, so a small block must not map stacks for 1024 threads).
 static void ensure_stacks(worker *w, unsigned n) {
     if (w->nstacks >= n) return;
+    unsigned count = 32;
+    while (count < n) count *= 2;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t each = (cfg.stack + page - 1) / page * page + page;  // + a guard page below each stack
     if (w->stacks) munmap(w->stacks, w->stack_size * w->nstacks);
     free(w->fibers);
     free(w->fiber_jbs);
     free(w->order);
-    w->stacks = (char *)mmap(NULL, each * 1024, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+    w->stacks = (char *)mmap(NULL, each * count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                              -1, 0);
     if (w->stacks == MAP_FAILED) { fprintf(stderr, "cudawb: cannot map fiber stacks\n"); abort(); }
-    for (int i = 0; i < 1024; i++) mprotect(w->stacks + i * each, page, PROT_NONE);
+    if (!w->no_guard)
+        for (unsigned i = 0; i < count; i++) mprotect(w->stacks + i * each, page, PROT_NONE);
     w->stack_size = each;
-    w->nstacks = 1024;
-    w->fibers = (fiber *)calloc(1024, sizeof(fiber));
-    w->fiber_jbs = (sigjmp_buf *)calloc(1024, sizeof(sigjmp_buf));
-    w->order = (fiber **)calloc(1024, sizeof(fiber *));
+    w->nstacks = count;
+    w->fibers = (fiber *)calloc(count, sizeof(fiber));
+    w->fiber_jbs = (sigjmp_buf *)calloc(count, sizeof(sigjmp_buf));
+    w->order = (fiber **)calloc(count, sizeof(fiber *));
     w->fiber_dims = dim3{0, 0, 0};
+}
+
+void fiber_free(worker *w) {
+    if (w->stacks) munmap(w->stacks, w->stack_size * w->nstacks);
+    free(w->fibers);
+    free(w->fiber_jbs);
+    free(w->order);
 }
 
 bool fiber_stack_overflow(worker *w, uintptr_t addr) {
@@ -114,6 +131,7 @@ static void fiber_main(void *arg) {
     else if (sigsetjmp(w->fiber_jbs[f - w->fibers], 0) == 0) fiber_task->run_thread();
     f->done = 1;
     S.finished++;
+    if (S.general) warp_thread_done((unsigned)(f - S.fibers));
     S.last->next = &S.sched;  // this round ends at the scheduler, which leaves f out of the next one
     switch_to(&f->sp, f->next);
     abort();  // never resumed
@@ -139,6 +157,7 @@ static void prepare_fibers(worker *w, unsigned n) {
     for (unsigned i = 0; i < n; i++) {
         w->fibers[i].sp = NULL;
         w->fibers[i].done = 0;
+        w->fibers[i].wait = FIBER_RUN;
     }
 }
 
@@ -159,14 +178,52 @@ static void link_round(fiber **order, int live) {
     S.last->next = !cfg.shuffle && live > 1 ? order[0] : &S.sched;
 }
 
+// The general scheduler, for kernels with warp primitives: a fiber that waits (at __syncthreads or a warp
+// exchange) goes back to it, and it runs whatever can run, in thread order (shuffled under CUDAWB_SHUFFLE).
+// When nothing can: if every live thread waits at __syncthreads, they all go on; otherwise the pending warp
+// exchanges are completed with the lanes that came (warp.cpp reports the lanes that diverged).
+static void run_general(worker *w, unsigned n) {
+    for (unsigned i = 0; i < n; i++) w->fibers[i].next = &S.sched;
+    S.last = &S.sched;
+    S.order = w->order;
+    for (uint64_t pass = 0; S.finished < n; pass++) {
+        S.live = order_live(w, n, pass);
+        S.pos = 0;
+        int ran = 0, at_block = 0;
+        // a waiting fiber hands over to the next runnable one of the pass itself (fiber_wait); the
+        // scheduler gets control back when the pass ends or a fiber finishes
+        while (S.pos < S.live) {
+            fiber *f = w->order[S.pos++];
+            if (f->done || f->wait != FIBER_RUN) continue;
+            switch_to(&S.sched.sp, f);
+            ran = 1;
+        }
+        if (ran || S.finished == n) continue;
+        for (unsigned i = 0; i < n; i++) at_block += !w->fibers[i].done && w->fibers[i].wait == FIBER_BLOCK;
+        if ((unsigned)at_block == n - S.finished) {
+            for (unsigned i = 0; i < n; i++) w->fibers[i].wait = FIBER_RUN;
+        } else if (!warp_resolve()) {
+            fprintf(stderr, "cudawb: internal error: no GPU thread of the block can run; please report it\n");
+            abort();
+        }
+    }
+}
+
 // Runs the block's threads round by round. Without shuffling, the scheduler sees only the rounds in which
 // a thread finished: the other rounds follow one another straight from fiber to fiber.
-void fiber_run_block(worker *w, cudawb::task *t, unsigned n) {
+void fiber_run_block(worker *w, cudawb::task *t, unsigned n, bool general) {
     ensure_stacks(w, n);
     prepare_fibers(w, n);
     fiber_task = t;
     w->in_fiber = 1;
     S.finished = 0;
+    S.general = general;
+    S.n = n;
+    S.fibers = w->fibers;
+    if (general) {
+        warp_block_start(n);
+        run_general(w, n);
+    }
     for (uint64_t round = 0; S.finished < n; round++) {
         int live = order_live(w, n, round);
         link_round(w->order, live);
@@ -174,6 +231,20 @@ void fiber_run_block(worker *w, cudawb::task *t, unsigned n) {
     }
     w->in_fiber = 0;
     S.cur = NULL;
+}
+
+int fiber_index() { return S.cur && S.general ? (int)(S.cur - S.fibers) : -1; }
+fiber *fiber_at(unsigned index) { return index < S.n ? &S.fibers[index] : NULL; }
+void fiber_wait(int what) {
+    fiber *cur = S.cur;
+    cur->wait = what;
+    while (S.pos < S.live) {
+        fiber *f = S.order[S.pos++];
+        if (f->done || f->wait != FIBER_RUN) continue;
+        if (f != cur) switch_to(&cur->sp, f);
+        return;
+    }
+    cudawb_switch(&cur->sp, S.sched.sp);
 }
 
 void fiber_reset() { S.cur = NULL; }
@@ -204,7 +275,8 @@ void __syncthreads(void) {
         }
         return;
     }
-    switch_to(&cur->sp, cur->next);
+    if (S.general) fiber_wait(FIBER_BLOCK);
+    else switch_to(&cur->sp, cur->next);
 }
 
 // Each thread adds its vote before the barrier and takes it back after the second one, so the sum is

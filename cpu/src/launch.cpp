@@ -215,7 +215,7 @@ static void run_threads_slow(worker *w, cudawb::task *t, unsigned n) {
     }
 }
 
-static void run_block(worker *w, kernel_run *k, uint64_t b) {
+void rt::run_block(worker *w, kernel_run *k, uint64_t b) {
     dim3 g = k->d->grid, bd = k->d->block;
     blockIdx = uint3{(unsigned)(b % g.x), (unsigned)(b / g.x % g.y), (unsigned)(b / ((uint64_t)g.x * g.y))};
     w->block = b;
@@ -229,8 +229,10 @@ static void run_block(worker *w, kernel_run *k, uint64_t b) {
                                                                         : (int)cudaErrorIllegalAddress) &&
                 cfg.memcheck)
                 w->faults.push_back(fault_record{(uintptr_t)k->d->bad_pointer, 0, -1, blockIdx, uint3{0, 0, 0}});
+        } else if (k->d->flags & cudawb::launch_uses_warp) {
+            fiber_run_block(w, k->t, n, true);  // even one thread: its warp primitives need a fiber
         } else if (k->d->flags & cudawb::launch_uses_barrier && n > 1) {
-            fiber_run_block(w, k->t, n);
+            fiber_run_block(w, k->t, n, false);
         } else if (!cfg.memcheck && !cfg.shuffle) {
             k->t->run_block_loop(bd.x, bd.y, bd.z);
         } else {
@@ -292,7 +294,7 @@ static void worker_loop(worker *w) {
     }
 }
 
-static worker *new_worker(int id) {
+worker *rt::new_worker(int id) {
     worker *w = new worker();
     w->id = id;
     w->faults.reserve(128);
@@ -318,7 +320,8 @@ cudaError_t rt::run_kernel(cudawb::launch_desc *d, cudawb::task *t) {
     k.total = (uint64_t)g.x * g.y * g.z;
     k.next = 0;
     k.fault = 0;
-    uint64_t helpers = std::min<uint64_t>(pool.size() - 1, k.total - 1);
+    // a cooperative launch runs every block at once on threads of its own (grid.cpp), not on the pool
+    uint64_t helpers = d->flags & cudawb::launch_cooperative ? 0 : std::min<uint64_t>(pool.size() - 1, k.total - 1);
     k.chunk = std::max<uint64_t>(1, k.total / ((helpers + 1) * 16));
     worker *me = pool[0];
     worker *saved = self;
@@ -330,7 +333,8 @@ cudaError_t rt::run_kernel(cudawb::launch_desc *d, cudawb::task *t) {
         generation++;
         pool_cv.notify_all();
     }
-    work_on(me, &k);
+    if (d->flags & cudawb::launch_cooperative) run_cooperative(&k, me);
+    else work_on(me, &k);
     if (helpers) {
         std::unique_lock<std::mutex> lk(pool_mu);
         done_cv.wait(lk, [] { return busy == 0; });
@@ -352,6 +356,7 @@ cudaError_t rt::run_kernel(cudawb::launch_desc *d, cudawb::task *t) {
     if (cfg.memcheck) {
         current = &k;
         memcheck_kernel_reports();
+        warp_reports();
     }
     if (k.fault) set_sticky((cudaError_t)k.fault.load());
     return (cudaError_t)k.fault.load();

@@ -22,12 +22,14 @@ struct fault_record {  // a memcheck finding, analysed after the kernel (no lock
     uint3 block, thread;
 };
 
+enum { FIBER_RUN, FIBER_BLOCK, FIBER_WARP };  // what a fiber waits for (the general scheduler of fiber.cpp)
 struct fiber {  // the barrier path reads the running fiber's next, and the next fiber's sp and tid
     void *sp;     // where it stopped; NULL before it started
     fiber *next;  // the fiber that runs after it in this round (fiber.cpp)
     uint3 tid;
     int done;
     char *top;    // its empty stack
+    int wait;     // FIBER_RUN, or the barrier it waits at (general scheduler only)
 };
 
 struct worker {
@@ -47,14 +49,28 @@ struct worker {
     sigjmp_buf *fiber_jbs;  // memcheck: where a faulting GPU thread is abandoned
     fiber **order;  // a round's running order (fiber.cpp's scheduler state lives in its own TLS)
     int acc;  // __syncthreads_count accumulator
+    bool no_guard;  // its fiber stacks have no guard pages (a large cooperative grid: see grid.cpp)
 };
 extern __thread worker *self;
-void fiber_run_block(worker *w, cudawb::task *t, unsigned n);
+void run_block(worker *w, kernel_run *k, uint64_t b);  // launch.cpp
+worker *new_worker(int id);
+void run_cooperative(kernel_run *k, worker *host);    // grid.cpp: every block at once, for grid.sync()
+void fiber_run_block(worker *w, cudawb::task *t, unsigned n, bool general);
+// for the warp primitives (warp.cpp), in a block run by the general scheduler:
+int fiber_index();               // the running fiber's linear thread index, -1 outside fibers
+fiber *fiber_at(unsigned index); // a fiber of the running block, NULL past its last thread
+void fiber_wait(int what);       // the running fiber waits (FIBER_WARP) until another sets its wait to RUN
+void warp_block_start(unsigned n); // forget the previous block's warp exchanges; n threads
+void warp_thread_done(unsigned index);  // a thread of the block returned (or was abandoned)
+bool warp_resolve();             // nothing can run: complete the pending warp exchanges (false if none)
+void warp_reports();             // after a kernel: synccheck findings, as memcheck_kernel_reports does
 bool fiber_stack_overflow(worker *w, uintptr_t addr);
 [[noreturn]] void fiber_abort_thread(worker *w);
 template <class T> void shuffle(T *v, int n, uint64_t seed);
+void fiber_free(worker *w);  // a worker's stacks, when it is deleted (grid.cpp)
 void fiber_reset();  // after a block was abandoned (longjmp out of a fiber)
 std::vector<worker *> &all_workers();
 kernel_run *last_kernel();
+std::string memcheck_where(uintptr_t pc, const char *kernel);  // "kernel in file.cu:12" (checker.cpp)
 } // namespace rt
 #endif

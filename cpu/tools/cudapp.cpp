@@ -182,17 +182,35 @@ static void error_at(size_t i, const std::string &msg) {
     errors++;
 }
 
+// Names whose use makes a kernel run under the general fiber scheduler: warp primitives meet the lanes of a
+// warp (src/warp.cpp), cooperative groups' syncs and tiles are built on them (include/cooperative_groups.h).
+// Group types also count in a device function's parameter list (a tile passed in); the member functions
+// of a group count only after ".", "->" or "::" (g.sync(), cg::reduce), where a common name such as "all"
+// or "reduce" is most likely a group's (a wrong guess costs only speed).
+static bool warp_level(size_t k, bool in_body) {
+    static const std::set<std::string> names = {
+        "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
+        "__all_sync", "__activemask", "__syncwarp", "__match_any_sync", "__match_all_sync", "__reduce_add_sync",
+        "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
+        "cooperative_groups", "this_thread_block", "tiled_partition", "coalesced_threads", "this_grid"};
+    static const std::set<std::string> types = {"thread_block", "thread_block_tile", "thread_group",
+                                                "coalesced_group", "grid_group"};
+    static const std::set<std::string> members = {"sync", "shfl", "shfl_up", "shfl_down", "shfl_xor", "any",
+                                                  "all", "ballot", "match_any", "match_all", "reduce"};
+    std::string id = text(toks[k]);
+    if (types.count(id)) return true;
+    if (!in_body) return false;
+    if (names.count(id)) return true;
+    return members.count(id) && k > 0 && (is(k - 1, ".") || is(k - 1, "->") || is(k - 1, "::"));
+}
+
 // Device features with no CPU emulation: rejected at compile time, never a wrong answer.
 static const char *unsupported(const std::string &id) {
-    static const char *warp[] = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__shfl",
-                                 "__shfl_up", "__shfl_down", "__shfl_xor", "__ballot_sync", "__ballot",
-                                 "__any_sync", "__all_sync", "__uni_sync", "__activemask", "__match_any_sync",
-                                 "__match_all_sync", "__reduce_add_sync", "__reduce_min_sync",
-                                 "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
-                                 "__reduce_xor_sync", "__syncwarp", "__lanemask_lt", nullptr};
-    for (int k = 0; warp[k]; k++)
-        if (id == warp[k]) return "is a warp-level primitive (shuffle/vote/warp sync)";
-    if (id == "cooperative_groups" || id == "this_grid" || id == "grid_group") return "is cooperative groups";
+    // the pre-CUDA-9 forms without a mask: nvcc 13 no longer accepts them for sm_70 and later
+    static const char *old_warp[] = {"__shfl", "__shfl_up", "__shfl_down", "__shfl_xor", "__ballot", "__any",
+                                     "__all", nullptr};
+    for (int k = 0; old_warp[k]; k++)
+        if (id == old_warp[k]) return "is a warp primitive CUDA removed (use its _sync form with a mask)";
     static const char *tex[] = {"tex1D", "tex2D", "tex3D", "texCubemap", "surf1D", "surf2D", "surf3D", "surfCubemap",
                                 "tex1Dfetch", nullptr};
     for (int k = 0; tex[k]; k++)
@@ -202,6 +220,35 @@ static const char *unsupported(const std::string &id) {
 }
 
 struct DeviceFn { size_t decl_start, body_open, body_close; std::string name; bool global, is_template; };
+
+// After a kernel's definition, on its closing line: its registration by address, so that cudaLaunchKernel
+// and cudaLaunchCooperativeKernel can launch it from a void ** argument array (include/cudawb/launch.h).
+// The function type is spelled from the parameter list (an overloaded kernel stays unambiguous), without
+// default arguments; template kernels have no single address and are not registered.
+static std::string registration(const DeviceFn &f, std::map<std::string, bool> &barrier,
+                                std::map<std::string, bool> &warp) {
+    if (!f.global || f.is_template || f.name.empty()) return "";
+    size_t open = f.decl_start;
+    while (open < f.body_open && !(is(open, "(") && toks[open - 1].kind == IDENT && text(toks[open - 1]) == f.name))
+        open++;
+    if (open >= f.body_open) return "";
+    size_t close = match(open);
+    std::string params;
+    int depth = 0;
+    bool skipping = false;
+    for (size_t m = open + 1; m < close; m++) {
+        if (is(m, "(") || is(m, "[") || is(m, "{")) depth++;
+        if (is(m, ")") || is(m, "]") || is(m, "}")) depth--;
+        if (depth == 0 && is(m, "=")) skipping = true;
+        if (depth == 0 && is(m, ",")) skipping = false;
+        if (!skipping) params += (toks[m].space ? " " : "") + text(toks[m]);
+    }
+    static int count;
+    int flags = (barrier[f.name] ? 1 : 0) | (warp[f.name] ? 2 : 0);
+    return " static const int cudawb_reg_" + std::to_string(count++) + " __attribute__((unused)) = "
+           "cudawb::register_by_args(static_cast<void (*)(" + params + ")>(" + f.name + "), \"" + f.name + "\", " +
+           std::to_string(flags) + ");";
+}
 
 int main() {
     // Read stdin whole.
@@ -299,30 +346,35 @@ int main() {
 
     // 2. Inside device function bodies: renames, unsupported features, which functions reach __syncthreads.
     std::map<std::string, bool> barrier;           // function name -> uses a barrier (directly or not)
+    std::map<std::string, bool> warp;              // ... warp primitives or cooperative groups
     std::map<std::string, std::set<std::string>> calls;
     std::set<std::string> device_names;
     for (auto &f : fns) device_names.insert(f.name);
     for (auto &f : fns) {
+        for (size_t k = f.decl_start; k < f.body_open; k++)
+            if (toks[k].kind == IDENT && warp_level(k, false)) warp[f.name] = barrier[f.name] = true;
         for (size_t k = f.body_open + 1; k < f.body_close; k++) {
             if (toks[k].kind != IDENT) continue;
             std::string id = text(toks[k]);
             if (id == "printf" && is(k + 1, "(")) edits[k].replace = "cudawb_printf";
             else if (id == "__assert_fail") edits[k].replace = "cudawb_assert_fail";
             else if (id.compare(0, 13, "__syncthreads") == 0) barrier[f.name] = true;
+            else if (warp_level(k, true)) warp[f.name] = barrier[f.name] = true;
             else if (device_names.count(id) && id != f.name) calls[f.name].insert(id);
-            else if (declared_only.count(id) && is(k + 1, "(")) barrier[f.name] = true;  // may sync: assume so
+            else if (declared_only.count(id) && is(k + 1, "(")) warp[f.name] = barrier[f.name] = true;  // may sync
             const char *why = unsupported(id);
             if (why)
                 error_at(k, "'" + id + "' " + why + ", which the CPU backend does not support (see cpu/README.md)");
         }
     }
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (auto &c : calls)
-            if (!barrier[c.first])
-                for (auto &callee : c.second)
-                    if (barrier[callee]) { barrier[c.first] = true; changed = true; break; }
-    }
+    for (auto *uses : {&barrier, &warp})
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (auto &c : calls)
+                if (!(*uses)[c.first])
+                    for (auto &callee : c.second)
+                        if ((*uses)[callee]) { (*uses)[c.first] = true; changed = true; break; }
+        }
 
     // 3. Diagnostics pragmas around device functions (kept on their own lines, then the line number restored).
     for (auto &f : fns) {
@@ -336,7 +388,7 @@ int main() {
                         "#pragma GCC diagnostic ignored \"-Wunused-function\"") + mark;
         snprintf(mark, sizeof mark, "\n#pragma GCC diagnostic pop\n# %d \"%s\"%s\n", b.line, files[b.file].c_str(),
                  file_is_system[b.file] ? " 3" : "");
-        if (f.body_close < toks.size()) edits[f.body_close].insert_after += mark;
+        if (f.body_close < toks.size()) edits[f.body_close].insert_after += registration(f, barrier, warp) + mark;
     }
 
     // 4. Kernel launches.
@@ -392,7 +444,7 @@ int main() {
         size_t cc = last.rfind("::");
         if (cc != std::string::npos) last = last.substr(cc + 2);
         bool known = device_names.count(last) > 0;
-        int flags = (!known || barrier[last]) ? 1 : 0;
+        int flags = !known ? 3 : (barrier[last] ? 1 : 0) | (warp[last] ? 2 : 0);
         std::string quoted;
         for (char c : callee) { if (c == '"' || c == '\\') quoted += '\\'; quoted += c; }
         // typed form (arguments converted to the kernel's parameter types once, at launch) unless the

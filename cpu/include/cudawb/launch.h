@@ -8,7 +8,9 @@
 #include "../cuda_runtime_api.h"
 
 namespace cudawb {
-enum { launch_uses_barrier = 1 };
+/* what the rewriter found a kernel to reach: __syncthreads (its threads run as fibers), warp primitives or
+   cooperative groups (fibers under the general scheduler, src/fiber.cpp) */
+enum { launch_uses_barrier = 1, launch_uses_warp = 2, launch_cooperative = 4 /* set by the runtime */ };
 
 struct task {
     virtual ~task() {}
@@ -47,9 +49,11 @@ void launch_submit(launch_desc *d, task *t);
 
 /* Starts a launch through cudawbLaunchKernel, the traced entry (cudaLaunchKernel's parameters): it checks
    the configuration and records the launch error. argv holds a pointer to each converted argument. */
+cudaError_t cooperative_check(launch_desc *d); /* 720 when the grid could not be resident on the H200 */
 inline cudaError_t launch_begin(launch_desc *d, void **argv, int nparams, const size_t *sizes) {
     cudawb_register_kernel(d->func, d->name, nparams, sizes);
-    return cudawbLaunchKernel(d->func, d->grid, d->block, argv, d->shmem, d->stream, d->at);
+    cudaError_t e = cudawbLaunchKernel(d->func, d->grid, d->block, argv, d->shmem, d->stream, d->at);
+    return e || !(d->flags & launch_cooperative) ? e : cooperative_check(d);
 }
 int device_accessible(const void *p);
 void pointer_arg(launch_desc &d, const void *p); /* notes a pageable host pointer or a managed one */
@@ -62,15 +66,16 @@ template <class T> inline void check_arg(launch_desc &, const T &) {}
 template <class L, class... P> struct launcher {
     L lam;
     launch_desc d;
-    void operator()(P... args) {
+    cudaError_t operator()(P... args) {
         void *argv[] = {(void *)&args..., nullptr};
         static const size_t sizes[] = {sizeof(P)..., 0};
-        if (launch_begin(&d, argv, (int)sizeof...(P), sizes) != cudaSuccess) return;
+        if (cudaError_t e = launch_begin(&d, argv, (int)sizeof...(P), sizes)) return e;
         int checks[] = {0, (check_arg(d, args), 0)...};
         (void)checks;
         L l = lam;
         auto body = [=]() { l(args...); };
         launch_submit(&d, new closure<decltype(body)>(body));
+        return cudaSuccess;
     }
 };
 template <class L> struct generic_launcher {

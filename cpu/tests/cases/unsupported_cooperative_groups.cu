@@ -1,7 +1,14 @@
-// compile time: a library the CPU backend does not emulate (cooperative groups) is refused at its #include
-// with the backend's own message, not "No such file or directory".
-// test-compile-fails: cooperative_groups.h:3:2: error: #error "cooperative groups are not emulated by the CPU backend
-// test-gpu: skip (nvcc has cooperative groups)
+// compile time: cooperative-groups tiles larger than a warp (which sm_80 and later allow) are not provided
+// by the CPU backend: refused when compiling with the backend's own message, never a wrong answer.
+// test-compile-fails: the CPU backend provides tiles of 1, 2, 4, 8, 16 or 32 threads
+// test-gpu: skip (nvcc accepts tiles of 64 threads)
 #include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+__global__ void big_tiles(int *out)
+{
+    cg::thread_block_tile<64> t = cg::tiled_partition<64>(cg::this_thread_block());
+    out[threadIdx.x] = (int)t.thread_rank();
+}
 
 int main(void) { return 0; }
