@@ -35,7 +35,10 @@ protected:
 public:
     thread_group(unsigned size, unsigned rank, unsigned mask) : size_(size), rank_(rank), mask_(mask) {}
     unsigned long long size() const { return size_; }
-    unsigned long long num_threads() const { return size_; }
+    /* CUDA 13 declares num_threads() on a plain thread_group but defines it only on the concrete groups: nvcc
+       stops at ptxas ("Unresolved extern function ...thread_group11num_threads", measured on the H200).
+       size() is the one a thread_group has. */
+    unsigned long long num_threads() const = delete;
     unsigned long long thread_rank() const { return rank_; }
     void sync() const {
         if (mask_) __syncwarp(mask_);
@@ -104,6 +107,7 @@ class coalesced_group : public thread_group {
     static unsigned below(unsigned mask) { return __popc(mask & ((1u << (details::block_rank() % 32)) - 1)); }
 public:
     explicit coalesced_group(unsigned mask) : thread_group(__popc(mask), below(mask), mask) {}
+    unsigned long long num_threads() const { return size_; }
     unsigned long long meta_group_rank() const { return 0; }
     unsigned long long meta_group_size() const { return 1; }
     void sync() const { __syncwarp(mask_); }

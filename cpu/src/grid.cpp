@@ -115,8 +115,9 @@ cudaError_t cudawb::launch_by_address(const void *func, dim3 grid_dim, dim3 bloc
         std::lock_guard<std::mutex> g(reg_mu());
         auto it = launchers().find(func);
         if (it == launchers().end()) {
+            // Not a kernel (a host function, say): the H200 answered 400, cudaErrorInvalidResourceHandle, not 98.
             if (cudaError_t e = enter(api)) return e;
-            return fail(api, cudaErrorInvalidDeviceFunction);
+            return fail(api, cudaErrorInvalidResourceHandle);
         }
         r = it->second;
     }

@@ -35,7 +35,7 @@ __global__ void groups(int *out)
     o[13] = cg::reduce(t16, r, cg::greater<int>());
     cg::thread_group t8 = cg::tiled_partition(block, 8);
     t8.sync();
-    o[14] = (int)t8.thread_rank() * 100 + (int)t8.num_threads();
+    o[14] = (int)t8.thread_rank() * 100 + (int)t8.size(); // a plain thread_group has size(), not num_threads()
     o[15] = (int)warp.meta_group_rank();
 }
 

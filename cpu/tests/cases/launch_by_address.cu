@@ -1,6 +1,6 @@
 // kernel feature: cudaLaunchKernel launches a kernel by its address with a void ** array of argument pointers
 // (the C form with a void * and the C++ form with the kernel pointer), converting each to the parameter's type;
-// a host function is not a kernel: 98 (cudaErrorInvalidDeviceFunction).
+// a host function is not a kernel: 400 (cudaErrorInvalidResourceHandle), as the H200 answered.
 #include "check.h"
 
 __global__ void fill(int *a, int n, double scale, char tag)
@@ -31,8 +31,8 @@ int main(void)
     check("the C++ form with the kernel pointer returns 0", cudaLaunchKernel(fill, dim3(8), dim3(128), args), 0);
     cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
     check("... and wrote i at index 999", h[999], 999);
-    check("a host function: 98", cudaLaunchKernel((void *)not_a_kernel, dim3(1), dim3(1), args, 0, 0), 98);
-    check("it is the last error", cudaGetLastError(), 98);
+    check("a host function: 400", cudaLaunchKernel((void *)not_a_kernel, dim3(1), dim3(1), args, 0, 0), 400);
+    check("it is the last error", cudaGetLastError(), 400);
     cudaFree(d);
     return 0;
 }
