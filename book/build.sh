@@ -42,7 +42,7 @@ from_root() {
 run_pandoc() {
   local what=$1 log
   shift
-  log=$WORK/pandoc.log
+  log=$(mktemp "$WORK/pandoc.XXXXXX")
   if pandoc "$@" 2>"$log"; then
     cat "$log" >&2
     return 0
@@ -67,6 +67,7 @@ render_chapter() {
 facts_chapter() {
   local facts=$1
   printf '# What the H200 measured {#facts}\n\n'
+  # shellcheck disable=SC2016 # backticks are Markdown
   printf '*This appendix is `%s`, the project'"'"'s record of what the GPU did; the lessons, the graders and the CPU backend rely on it.*\n\n' "$(from_root "$facts")"
   # Drop the leading HTML comment and the file's own title.
   awk 'NR == 1 && /^<!--/ { skip = 1 } skip { if (/-->/) skip = 0; next } /^# / && !titled { titled = 1; next } { print }' "$facts"
@@ -76,6 +77,7 @@ facts_chapter() {
 solutions_chapter() {
   local dir file lang
   printf '# Solutions {#solutions}\n\n'
+  # shellcheck disable=SC2016 # backticks are Markdown
   printf '*Instructor edition: the reference solutions, file by file, as `make check SUBMISSION=solutions` grades them.*\n\n'
   for dir in solutions/*/; do
     printf '## %s\n\n' "$(basename "$dir")"
@@ -87,6 +89,7 @@ solutions_chapter() {
         *Makefile | *.mk) lang=makefile ;;
         *) lang=text ;;
       esac
+      # shellcheck disable=SC2016 # backticks are Markdown
       printf '```{.%s include="%s"}\n```\n\n' "$lang" "$file"
     done < <(find "$dir" -type f | LC_ALL=C sort)
   done
@@ -125,14 +128,24 @@ html_page() {
 
 html_pages() {
   local i=0 page
-  rm -f "$OUT"/*.html
+  local -a jobs=()
   cp "$BOOK_DIR/book.css" "$BOOK_DIR/book.js" "$OUT/"
-  html_page index index 1
-  html_page search search 1 --metadata search-out="$OUT/search-index.js"
+  html_page index index 1 & jobs+=($!)
+  html_page search search 1 --metadata search-out="$OUT/search-index.js" & jobs+=($!)
   for page in "${PAGES[@]}"; do
     i=$((i + 1))
-    html_page page "$page" "$i"
+    html_page page "$page" "$i" & jobs+=($!)
   done
+  wait_all "${jobs[@]}"
+}
+
+# Waits for every job PID; fails if one did (each has said why).
+wait_all() {
+  local pid failed=0
+  for pid in "$@"; do
+    wait "$pid" || failed=1
+  done
+  [ "$failed" = 0 ] || die "the book was not written completely"
 }
 
 # The one-page edition, one file with the CSS, script and figures inside (also what the PDF is printed from).
@@ -199,30 +212,41 @@ main() {
   trap "rm -rf '$WORK'" EXIT
   PAGES=()
   local chapter page
+  local -a jobs=()
   for chapter in "${chapters[@]}"; do
     page=$(basename "$chapter" .md)
-    render_chapter "$chapter" "$page" "$WORK/$page.json"
+    render_chapter "$chapter" "$page" "$WORK/$page.json" & jobs+=($!)
     PAGES+=("$page")
     parts+=("$WORK/$page.json")
   done
   if [ "$edition" = instructor ]; then
     solutions_chapter >"$WORK/solutions.md"
-    render_chapter "$WORK/solutions.md" solutions "$WORK/solutions.json" --metadata appendix=true
+    render_chapter "$WORK/solutions.md" solutions "$WORK/solutions.json" --metadata appendix=true & jobs+=($!)
     PAGES+=(solutions)
     parts+=("$WORK/solutions.json")
   fi
   facts_chapter "$facts" >"$WORK/facts.md"
-  render_chapter "$WORK/facts.md" facts "$WORK/facts.json" --metadata appendix=true
+  render_chapter "$WORK/facts.md" facts "$WORK/facts.json" --metadata appendix=true & jobs+=($!)
   PAGES+=(facts)
   parts+=("$WORK/facts.json")
+  wait_all "${jobs[@]}"
   run_pandoc "the book" "${parts[@]}" --from json --to json --output "$WORK/book.json"
 
   mkdir -p "$OUT"
   figures "$figures_dir" "$plots"
-  case $format in all | html) html_pages ;; esac
-  case $format in all | html | pdf) one_page "$OUT/workbook.html" ;; esac
-  case $format in all | epub) epub ;; esac
-  case $format in all | pdf) pdf "$OUT/workbook.html" ;; esac
+  # Stale pages of a renamed chapter would stay linked from nowhere: an HTML build starts clean.
+  case $format in all | html) rm -f "$OUT"/*.html ;; esac
+  # The formats are independent once the book is one document: render them side by side.
+  jobs=()
+  case $format in all | pdf | html)
+    {
+      one_page "$OUT/workbook.html"
+      case $format in all | pdf) pdf "$OUT/workbook.html" ;; esac
+    } & jobs+=($!) ;;
+  esac
+  case $format in all | epub) epub & jobs+=($!) ;; esac
+  case $format in all | html) html_pages & jobs+=($!) ;; esac
+  wait_all "${jobs[@]}"
   printf 'book: wrote %s (%s edition, %d chapters and the appendix; format %s)\n' \
     "$(from_root "$OUT")/" "$edition" "${#chapters[@]}" "$format"
 }
