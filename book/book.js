@@ -4,17 +4,15 @@
 
 // A "Copy" button on every listing: copies the code as the file has it.
 function addCopyButtons() {
-  document.querySelectorAll("div.sourceCode, main > pre, div.listing > pre").forEach(function (box) {
-    var pre = box.tagName === "PRE" ? box : box.querySelector("pre");
-    if (!pre || box.querySelector("button.copy")) return;
-    var holder = box.tagName === "PRE" ? box.parentNode : box;
-    if (box.tagName === "PRE") {
-      var wrap = document.createElement("div");
-      wrap.className = "sourceCode";
-      holder.insertBefore(wrap, box);
-      wrap.appendChild(box);
-      holder = wrap;
+  document.querySelectorAll("main pre").forEach(function (pre) {
+    var box = pre.closest("div.sourceCode");
+    if (!box) { // a listing pandoc did not highlight: give it the same box
+      box = document.createElement("div");
+      box.className = "sourceCode";
+      pre.parentNode.insertBefore(box, pre);
+      box.appendChild(pre);
     }
+    if (box.querySelector("button.copy")) return;
     var button = document.createElement("button");
     button.type = "button";
     button.className = "copy";
@@ -33,7 +31,7 @@ function addCopyButtons() {
         done();
       }
     });
-    holder.appendChild(button);
+    box.appendChild(button);
   });
 }
 

@@ -2,7 +2,7 @@
 # Renders the chapters lessons/*.md into the book: HTML pages, a one-page HTML, EPUB and PDF (`make book`).
 #
 #   book/build.sh [--format all|html|epub|pdf] [--edition student|instructor] [--figures DIR]
-#                 [--facts FILE] [--no-plots] [LESSONS_DIR] [OUTDIR]
+#                 [--facts FILE] [--plots SCRIPT|none] [LESSONS_DIR] [OUTDIR]
 #
 # LESSONS_DIR defaults to lessons/, OUTDIR to build/book/ (build/book-instructor/ for the instructor
 # edition, which adds every file of solutions/ as an appendix). The last chapter of every format is
@@ -95,12 +95,14 @@ solutions_chapter() {
   done
 }
 
-# Copies the figures and runs book/plots.sh into OUTDIR/figures.
+# Runs the plots script (book/plots.sh: plots drawn from the measured data) into OUTDIR/figures, then
+# copies the drawn figures there.
 figures() {
   local figures_dir=$1 plots=$2
+  rm -rf "$OUT/figures"
   mkdir -p "$OUT/figures"
-  if [ "$plots" = 1 ] && [ -x "$BOOK_DIR/plots.sh" ]; then
-    "$BOOK_DIR/plots.sh" "$OUT/figures" || die "book/plots.sh failed"
+  if [ "$plots" != none ] && [ -x "$plots" ]; then
+    "$plots" "$OUT/figures" || die "$(from_root "$plots") failed"
   fi
   if [ -d "$figures_dir" ]; then
     find "$figures_dir" -maxdepth 1 -name '*.svg' -exec cp -- {} "$OUT/figures/" \;
@@ -109,32 +111,30 @@ figures() {
 
 # Options every HTML and EPUB rendering of the whole book shares.
 common() {
-  printf '%s\n' --from json --metadata-file "$BOOK_DIR/metadata.yaml" --number-sections \
+  # --wrap=none: one tag per line start, so that tests (and readers of the source) find attributes by grep.
+  printf '%s\n' --from json --metadata-file "$BOOK_DIR/metadata.yaml" --wrap=none \
     --syntax-definition "$BOOK_DIR/cuda.xml" --resource-path "$OUT:$ROOT" \
-    --lua-filter "$BOOK_DIR/pages.lua"
+    --lua-filter "$BOOK_DIR/pages.lua" --metadata "editions=$EDITIONS"
 }
 
-# One page of the HTML book: MODE page (with PAGE and the chapter's number), index or search; then
-# pandoc's options, if any.
+# One page of the HTML book: MODE page (with PAGE), index or search; then pandoc's options, if any.
+# pages.lua numbers the sections itself: pandoc 2.17's --number-offset drops every header's id.
 html_page() {
-  local mode=$1 page=$2 number=${3:-1} file=$2.html
-  shift 3
+  local mode=$1 page=$2 file=$2.html
+  shift 2
   local -a opts
   mapfile -t opts < <(common)
   run_pandoc "page $file" "$WORK/book.json" "${opts[@]}" --to html5 --standalone \
-    --template "$BOOK_DIR/page.html" --metadata mode="$mode" --metadata page="$page" \
-    --number-offset "$((number - 1))" "$@" --output "$OUT/$file"
+    --template "$BOOK_DIR/page.html" --metadata mode="$mode" --metadata page="$page" "$@" --output "$OUT/$file"
 }
 
 html_pages() {
-  local i=0 page
+  local page
   local -a jobs=()
-  cp "$BOOK_DIR/book.css" "$BOOK_DIR/book.js" "$OUT/"
-  html_page index index 1 & jobs+=($!)
-  html_page search search 1 --metadata search-out="$OUT/search-index.js" & jobs+=($!)
+  html_page index index & jobs+=($!)
+  html_page search search --metadata search-out="$OUT/search-index.js" & jobs+=($!)
   for page in "${PAGES[@]}"; do
-    i=$((i + 1))
-    html_page page "$page" "$i" & jobs+=($!)
+    html_page page "$page" & jobs+=($!)
   done
   wait_all "${jobs[@]}"
 }
@@ -153,15 +153,14 @@ one_page() {
   local output=$1
   local -a opts
   mapfile -t opts < <(common)
-  cp "$BOOK_DIR/book.css" "$BOOK_DIR/book.js" "$OUT/"
   run_pandoc "the one-page edition" "$WORK/book.json" "${opts[@]}" --to html5 --standalone --self-contained \
-    --template "$BOOK_DIR/page.html" --metadata mode=one --metadata one-page=true --output "$output"
+    --template "$BOOK_DIR/page.html" --metadata mode=one --metadata one-page=true --number-sections --output "$output"
 }
 
 epub() {
   local -a opts
   mapfile -t opts < <(common)
-  run_pandoc "the EPUB" "$WORK/book.json" "${opts[@]}" --to epub3 --metadata mode=epub \
+  run_pandoc "the EPUB" "$WORK/book.json" "${opts[@]}" --to epub3 --metadata mode=epub --number-sections \
     --css "$BOOK_DIR/epub.css" --toc-depth 2 --output "$OUT/workbook.epub"
 }
 
@@ -172,7 +171,7 @@ pdf() {
 }
 
 main() {
-  local format=all edition=student figures_dir=$ROOT/book/figures facts=$ROOT/facts/gpu-facts.md plots=1
+  local format=all edition=student figures_dir=$ROOT/book/figures facts=$ROOT/facts/gpu-facts.md plots=$ROOT/book/plots.sh
   local -a args=()
   while [ $# -gt 0 ]; do
     case $1 in
@@ -180,7 +179,7 @@ main() {
       --edition) edition=${2:-}; shift 2 ;;
       --figures) figures_dir=$(realpath -m -- "${2:-}"); shift 2 ;;
       --facts) facts=$(realpath -m -- "${2:-}"); shift 2 ;;
-      --no-plots) plots=0; shift ;;
+      --plots) plots=${2:-}; [ "$plots" = none ] || plots=$(realpath -m -- "$plots"); shift 2 ;;
       -h | --help) usage ;;
       -*) usage ;;
       *) args+=("$1"); shift ;;
@@ -232,8 +231,12 @@ main() {
   wait_all "${jobs[@]}"
   run_pandoc "the book" "${parts[@]}" --from json --to json --output "$WORK/book.json"
 
+  # The sidebar links the other editions this build writes.
+  case $format in all) EDITIONS="epub pdf" ;; html) EDITIONS="" ;; *) EDITIONS=$format ;; esac
   mkdir -p "$OUT"
   figures "$figures_dir" "$plots"
+  # The pages link the style and script; the one-page edition takes them in.
+  cp "$BOOK_DIR/book.css" "$BOOK_DIR/book.js" "$OUT/"
   # Stale pages of a renamed chapter would stay linked from nowhere: an HTML build starts clean.
   case $format in all | html) rm -f "$OUT"/*.html ;; esac
   # The formats are independent once the book is one document: render them side by side.

@@ -59,6 +59,28 @@ local function id_pages(chapters)
   return map
 end
 
+-- Numbers the sections of every chapter as pandoc's --number-sections would (1, 1.1, 1.1.1; appendices
+-- not), for a page rendered alone: pandoc 2.17's --number-offset, which would do it, drops the headers' ids.
+local function number_headers(chapters)
+  for _, ch in ipairs(chapters) do
+    local counters = { ch.number or 0, 0, 0, 0, 0, 0 }
+    for _, block in ipairs(ch.blocks) do
+      if ch.number and block.t == "Header" and not block.classes:includes("unnumbered") then
+        if block.level > 1 then
+          counters[block.level] = counters[block.level] + 1
+        end
+        for deeper = block.level + 1, 6 do
+          counters[deeper] = 0
+        end
+        local number = table.concat(counters, ".", 1, block.level)
+        block.attributes["data-number"] = number
+        block.content:insert(1, pandoc.Space())
+        block.content:insert(1, pandoc.Span(number, pandoc.Attr("", { "header-section-number" })))
+      end
+    end
+  end
+end
+
 -- Links "#id" to an anchor on another page become "PAGE.html#id" ("PAGE.html" for a chapter's title).
 local function relink(blocks, here, map, chapter_ids)
   return pandoc.Div(blocks):walk({ Link = function(link)
@@ -101,13 +123,16 @@ local function sidebar(meta, chapters, here, single)
     end
     out[#out + 1] = "</ol></details></li>"
   end
-  out[#out + 1] = '</ol><p class="editions">'
-  if single then
-    out[#out + 1] = '<a href="index.html">Pages</a> · '
-  else
-    out[#out + 1] = '<a href="workbook.html">One page</a> · '
+  -- The other editions, those this build writes (metadata `editions`, e.g. "epub pdf").
+  local links = { single and '<a href="index.html">Pages</a>' or '<a href="workbook.html">One page</a>' }
+  local editions = " " .. (str(meta.editions) or "") .. " "
+  if editions:find(" epub ") then
+    links[#links + 1] = '<a href="workbook.epub">EPUB</a>'
   end
-  out[#out + 1] = '<a href="workbook.epub">EPUB</a> · <a href="workbook.pdf">PDF</a></p></nav>'
+  if editions:find(" pdf ") then
+    links[#links + 1] = '<a href="workbook.pdf">PDF</a>'
+  end
+  out[#out + 1] = '</ol><p class="editions">' .. table.concat(links, " · ") .. "</p></nav>"
   return table.concat(out, "\n")
 end
 
@@ -128,6 +153,27 @@ local function label(ch)
   return (ch.number and (ch.number .. " ") or "") .. ch.title
 end
 
+-- "Also as one page, EPUB and PDF.": the other editions this build writes.
+local function editions_para(meta)
+  local links = { pandoc.Link("one page", "workbook.html") }
+  local editions = " " .. (str(meta.editions) or "") .. " "
+  if editions:find(" epub ") then
+    links[#links + 1] = pandoc.Link("EPUB", "workbook.epub")
+  end
+  if editions:find(" pdf ") then
+    links[#links + 1] = pandoc.Link("PDF", "workbook.pdf")
+  end
+  local inlines = { pandoc.Str("Also as ") }
+  for i, link in ipairs(links) do
+    inlines[#inlines + 1] = link
+    if i < #links then
+      inlines[#inlines + 1] = pandoc.Str(i == #links - 1 and " and " or ", ")
+    end
+  end
+  inlines[#inlines + 1] = pandoc.Str(".")
+  return inlines
+end
+
 -- The index page: every chapter with its first paragraph.
 local function index_blocks(meta, chapters)
   local items = {}
@@ -145,8 +191,7 @@ local function index_blocks(meta, chapters)
     pandoc.Header(1, { pandoc.Str(str(meta.title)) }, pandoc.Attr("top")),
     pandoc.Para({ pandoc.Emph({ pandoc.Str(str(meta.subtitle or "")) }) }),
     pandoc.Div({ pandoc.BulletList(items) }, pandoc.Attr("", { "chapters" })),
-    pandoc.Para({ pandoc.Str("Also as "), pandoc.Link("one page", "workbook.html"), pandoc.Str(", "),
-      pandoc.Link("EPUB", "workbook.epub"), pandoc.Str(" and "), pandoc.Link("PDF", "workbook.pdf"), pandoc.Str(".") }),
+    pandoc.Para(editions_para(meta)),
   }
 end
 
@@ -232,6 +277,7 @@ function Pandoc(doc)
     end
   end
   if mode == "page" then
+    number_headers(chapters)
     if not position then
       error("book: pages.lua: no chapter has page " .. tostring(here))
     end
