@@ -218,7 +218,8 @@ local function write_search_index(path, chapters)
         flush()
         title, id, text = str(block.content), block.identifier, {}
       elseif i > 1 then
-        text[#text + 1] = block.t == "CodeBlock" and block.text or str(block)
+        -- The plain-text writer keeps the spaces between a table's cells, which stringify loses.
+        text[#text + 1] = block.t == "CodeBlock" and block.text or pandoc.write(pandoc.Pandoc({ block }), "plain")
       end
     end
     flush()

@@ -232,20 +232,23 @@ expect_layout() {
 }
 
 # Screenshots PAGE (a file, plus optional ?query) into $SHOTS/NAME.png, WIDTHxHEIGHT; checks it is not blank.
-# With SCROLL set, the copy scrolls its first figure into view first.
+# With FIGURE set, the shot shows the page's first figure and the listing before it (fixtures/figure-first.js).
 expect_screenshot() {
   local name=$1 page=$2 size=$3 scroll=${4:-} file=${2%%\?*} query="" copy ink
   [ "$page" = "$file" ] || query="?${page#*\?}"
   copy="$(dirname "$file")/.shot-$(basename "$file")"
   if [ -n "$scroll" ]; then
-    sed 's|</body>|<script>addEventListener("load", function () { var f = document.querySelector("main figure"); if (f) f.scrollIntoView(); });</script></body>|' "$file" >"$copy"
+    # Headless Chromium's screenshot of a scrolled page comes out torn: instead, hide what precedes the listing
+    # before the first figure (the title stays), so that the listing and the figure are at the top.
+    cp "$BOOK_DIR/fixtures/figure-first.js" "$(dirname "$file")/.figure-first.js"
+    sed 's|</body>|<script src=".figure-first.js"></script></body>|' "$file" >"$copy"
   else
     cp "$file" "$copy"
   fi
   mkdir -p "$SHOTS"
   rm -f "$SHOTS/$name.png"
   chromium_run --window-size="$size" --screenshot="$SHOTS/$name.png" "file://$copy$query" >/dev/null || true
-  rm -f "$copy"
+  rm -f "$copy" "$(dirname "$file")/.figure-first.js"
   if [ ! -s "$SHOTS/$name.png" ]; then
     fail "screenshot $name is taken" "happened: Chromium wrote no $SHOTS/$name.png"
     return
