@@ -228,16 +228,19 @@ expect_layout() {
         { fail "$name" "expected: search results" "happened: none"; return; } ;;
     esac
   done
-  pass "$name ($(tr '\n' ' ' <"$report" | sed 's/ $//'))"
+  pass "$name ($(awk '$1 == "image" { n++; next } { print } END { print "images " n + 0 }' "$report" | tr '\n' ' ' | sed 's/ $//'))"
 }
 
 # Screenshots PAGE (a file, plus optional ?query) into $SHOTS/NAME.png, WIDTHxHEIGHT; checks it is not blank.
-# With FIGURE set, the shot shows the page's first figure and the listing before it (fixtures/figure-first.js).
+# With FIGURE set, the shot shows a figure and a listing near it (fixtures/figure-first.js); THEME dark: the dark theme.
 expect_screenshot() {
-  local name=$1 page=$2 size=$3 scroll=${4:-} file=${2%%\?*} query="" copy ink
+  local name=$1 page=$2 size=$3 figure=${4:-} theme=${5:-light} file=${2%%\?*} query="" copy ink
+  local -a flags=()
+  # The dark theme as a reader whose system asks for it sees it (prefers-color-scheme: dark).
+  [ "$theme" = light ] || flags=(--force-dark-mode --blink-settings=preferredColorScheme=0)
   [ "$page" = "$file" ] || query="?${page#*\?}"
   copy="$(dirname "$file")/.shot-$(basename "$file")"
-  if [ -n "$scroll" ]; then
+  if [ -n "$figure" ]; then
     # Headless Chromium's screenshot of a scrolled page comes out torn: instead, hide what precedes the listing
     # before the first figure (the title stays), so that the listing and the figure are at the top.
     cp "$BOOK_DIR/fixtures/figure-first.js" "$(dirname "$file")/.figure-first.js"
@@ -247,7 +250,7 @@ expect_screenshot() {
   fi
   mkdir -p "$SHOTS"
   rm -f "$SHOTS/$name.png"
-  chromium_run --window-size="$size" --screenshot="$SHOTS/$name.png" "file://$copy$query" >/dev/null || true
+  chromium_run "${flags[@]}" --window-size="$size" --screenshot="$SHOTS/$name.png" "file://$copy$query" >/dev/null || true
   rm -f "$copy" "$(dirname "$file")/.figure-first.js"
   if [ ! -s "$SHOTS/$name.png" ]; then
     fail "screenshot $name is taken" "happened: Chromium wrote no $SHOTS/$name.png"
@@ -485,7 +488,8 @@ test_browser() {
   layout_report "$out/search.html?q=cudaMemcpy" 1280 >"$report"
   expect_layout "searching for cudaMemcpy finds sections" "$report" results
   expect_screenshot index "$out/index.html" 1280,900
-  expect_screenshot chapter "$chapter" 1280,1100 scroll
+  expect_screenshot chapter "$chapter" 1280,1100 figure
+  expect_screenshot chapter-dark "$chapter" 1280,1100 figure dark
   expect_screenshot search "$out/search.html?q=cudaMemcpy" 1280,900
 }
 
