@@ -103,6 +103,8 @@ figures() {
   mkdir -p "$OUT/figures"
   if [ "$plots" != none ] && [ -x "$plots" ]; then
     "$plots" "$OUT/figures" || die "$(from_root "$plots") failed"
+  elif [ "$plots" != none ] && [ "$plots" != "$BOOK_DIR/plots.sh" ]; then
+    die "no executable plots script $(from_root "$plots")" # only book/plots.sh may be absent
   fi
   if [ -d "$figures_dir" ]; then
     find "$figures_dir" -maxdepth 1 -name '*.svg' -exec cp -- {} "$OUT/figures/" \;

@@ -631,6 +631,11 @@ test_failures() {
   chapter "$TMP/lessons-untitled" 01-untitled <<<'No title here.'
   build --format html --plots none "$TMP/lessons-untitled" "$TMP/untitled"
   expect_build_failure "fails on a chapter without a title" "$TMP/untitled/index.html" "01-untitled" "no title"
+  printf '#!/bin/sh\necho "no data" >&2\nexit 1\n' >"$TMP/failing-plots.sh"
+  chmod +x "$TMP/failing-plots.sh"
+  chapter "$TMP/lessons-plots" 01-fine <<<'# Fine {#fine}'
+  build --format html --plots "$TMP/failing-plots.sh" "$TMP/lessons-plots" "$TMP/plots-failed"
+  expect_build_failure "fails when the plots script fails, naming it" "$TMP/plots-failed/index.html" "failing-plots.sh failed"
   build --format docx "$ROOT/lessons" "$TMP/docx"
   expect_build_failure "fails on an unknown FORMAT, naming the ones it knows" "$TMP/docx/index.html" "all, html, epub or pdf"
 }
