@@ -252,8 +252,13 @@ main() {
   case $format in all | epub) epub & jobs+=($!) ;; esac
   case $format in all | html) html_pages & jobs+=($!) ;; esac
   wait_all "${jobs[@]}"
-  printf 'book: wrote %s (%s edition, %d chapters and the appendix; format %s)\n' \
-    "$(from_root "$OUT")/" "$edition" "${#chapters[@]}" "$format"
+  local -a wrote=()
+  case $format in all | html) wrote+=("index.html (start there)" workbook.html) ;; esac
+  case $format in pdf) wrote+=(workbook.html) ;; esac
+  case $format in all | epub) wrote+=(workbook.epub) ;; esac
+  case $format in all | pdf) wrote+=(workbook.pdf) ;; esac
+  printf 'book: wrote %s: %s (%s edition, %d chapters and the appendix)\n' \
+    "$(from_root "$OUT")/" "$(printf '%s, ' "${wrote[@]}" | sed 's/, $//')" "$edition" "${#chapters[@]}"
 }
 
 main "$@"
