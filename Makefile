@@ -10,6 +10,8 @@ JOBS ?=
 OUT ?=
 FORCE ?=
 UNSAFE ?=
+FORMAT ?= all
+EDITION ?= student
 export BACKEND
 
 .DEFAULT_GOAL := help
@@ -47,8 +49,8 @@ bench: ## ratios measured in one run: the CPU backend's speed (cpu/bench/), the 
 	@$(MAKE) -s -C cpu bench
 	@grader/bench/run.sh $(LESSON)
 
-book: ## render the chapters into build/book/workbook.html
-	@grader/setup.sh --quiet --book && book/build.sh
+book: ## the chapters as HTML pages (build/book/index.html), one page, EPUB and PDF [FORMAT=html|epub|pdf EDITION=instructor]
+	@grader/setup.sh --quiet --book && book/build.sh --format "$(FORMAT)" --edition "$(EDITION)"
 
 doctor: ## check the CUDA toolkit, driver, GPU, grader tools and backend, with fixes
 	@grader/doctor.sh

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Makes sure what the grader and the tests need is installed: Bats with bats-support, bats-assert and
-# bats-file, and (with --book) pandoc; bubblewrap sandboxes student programs where it can be installed.
+# bats-file; with --book what `make book` needs (pandoc, WeasyPrint for the PDF); with --book-tests also what
+# book/test.sh checks the book with (Chromium, epubcheck, poppler-utils; it skips, saying so, what is missing).
+# bubblewrap sandboxes student programs where it can be installed.
 # As root on Debian or Ubuntu it installs what is missing; otherwise it prints the exact command.
-#   setup.sh [--quiet] [--book]
+#   setup.sh [--quiet] [--book] [--book-tests]
 set -euo pipefail
-quiet=0 book=0
+quiet=0 book=0 book_tests=0
 for arg in "$@"; do
   case $arg in
     --quiet) quiet=1 ;;
     --book) book=1 ;;
-    *) echo "usage: setup.sh [--quiet] [--book]" >&2; exit 2 ;;
+    --book-tests) book=1 book_tests=1 ;;
+    *) echo "usage: setup.sh [--quiet] [--book] [--book-tests]" >&2; exit 2 ;;
   esac
 done
 
@@ -24,7 +27,20 @@ for helper in bats-support bats-assert bats-file; do
   done
   [ "$found" = 1 ] || missing+=("$helper")
 done
-[ "$book" = 0 ] || command -v pandoc >/dev/null 2>&1 || missing+=(pandoc)
+if [ "$book" = 1 ]; then
+  # A command (or file), its Debian package, and "tests" where only book/test.sh needs it. Debian's epubcheck
+  # is looked for as its jar: its /usr/bin entry starts only where binfmt_misc runs jars (not in containers).
+  while read -r tool package tests; do
+    [ -z "$tests" ] || [ "$book_tests" = 1 ] || continue
+    command -v "$tool" >/dev/null 2>&1 || [ -e "$tool" ] || missing+=("$package")
+  done <<'TOOLS'
+pandoc pandoc
+weasyprint weasyprint
+chromium chromium tests
+/usr/share/java/epubcheck.jar epubcheck tests
+pdftotext poppler-utils tests
+TOOLS
+fi
 command -v bwrap >/dev/null 2>&1 || optional=(bubblewrap)
 
 if [ ${#missing[@]} -eq 0 ]; then
@@ -32,7 +48,8 @@ if [ ${#missing[@]} -eq 0 ]; then
     apt-get install -y -qq bubblewrap >/dev/null 2>&1 || true
   fi
   extra=""
-  [ "$book" = 0 ] || extra=" and pandoc"
+  [ "$book" = 0 ] || extra=" and the book's tools (pandoc, weasyprint)"
+  [ "$book_tests" = 0 ] || extra=" and the book's tools (pandoc, weasyprint, chromium, epubcheck, poppler-utils)"
   [ "$quiet" = 1 ] || echo "setup: bats, its helpers$extra are installed"
   exit 0
 fi

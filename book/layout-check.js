@@ -1,0 +1,30 @@
+// Injected by book/test.sh into a copy of a page that headless Chromium loads: measures the layout as laid out,
+// then appends a report that `chromium --dump-dom` shows. One line per finding:
+//   listings N / too-wide I W>C / outside I / image SRC WIDTH / broken-image SRC / copy-buttons N / results N
+"use strict";
+window.addEventListener("load", function () {
+  setTimeout(function () {
+    var lines = [], main = document.querySelector("main") || document.body, column = main.getBoundingClientRect();
+    var pres = document.querySelectorAll("main pre");
+    lines.push("listings " + pres.length);
+    pres.forEach(function (pre, i) {
+      // Sideways scrolling: the content is wider than the box. Sticking out: the box is wider than the text column.
+      if (pre.scrollWidth > pre.clientWidth + 1) lines.push("too-wide " + i + " " + pre.scrollWidth + ">" + pre.clientWidth);
+      var box = pre.getBoundingClientRect();
+      if (box.right > column.right + 1 || box.right > window.innerWidth) lines.push("outside " + i + " " + Math.round(box.right));
+    });
+    if (document.documentElement.scrollWidth > window.innerWidth + 1) lines.push("page-too-wide " + document.documentElement.scrollWidth);
+    document.querySelectorAll("main img").forEach(function (img) {
+      var src = img.getAttribute("src").slice(0, 80);
+      if (!img.complete || img.naturalWidth === 0) lines.push("broken-image " + src);
+      else lines.push("image " + src + " " + Math.round(img.getBoundingClientRect().width));
+    });
+    lines.push("copy-buttons " + document.querySelectorAll("button.copy").length);
+    var results = document.querySelectorAll("#search-results li");
+    lines.push("results " + results.length);
+    var report = document.createElement("pre");
+    report.id = "layout-report";
+    report.textContent = "\n" + lines.join("\n") + "\n";
+    document.body.appendChild(report);
+  }, 200);
+});
