@@ -1,0 +1,145 @@
+#!/usr/bin/env bats
+# The book's content: no chapter gives away an exercise's answer, every shown output is a tested run,
+# every worked example builds and prints what the chapter shows, figures and plots exist and are well
+# formed, and every measured number a chapter quotes equals its data file under facts/measured/.
+
+setup() {
+  load lib/helpers
+  cd "$WB_ROOT" || return 1
+}
+
+# region_lines FILE NAME: the lines of region NAME of FILE (marker lines left out), as
+# book/include-code.lua shows them but not dedented; the whole file when NAME is empty.
+region_lines() {
+  awk -v name="$2" '
+    function marker(line, kind) {
+      if (match(line, "^[ \t]*(//|#)[ \t]*" kind "[ \t]*[^ \t]+[ \t]*$")) {
+        sub("^[ \t]*(//|#)[ \t]*" kind "[ \t]*", "", line); sub("[ \t]*$", "", line); return line
+      }
+      return ""
+    }
+    name == "" { if (marker($0, "(end )?region:") == "") print; next }
+    marker($0, "end region:") == name { inside = 0; next }
+    marker($0, "region:") == name { inside = 1; next }
+    inside && marker($0, "(end )?region:") == "" { print }
+  ' "$1"
+}
+
+# included: every listing of lessons/*.md as "CHAPTER FILE REGION" (REGION "-" for a whole file).
+included() {
+  sed -n -E 's/^[[:space:]]*```\{\.[a-z]+ include="([^"]+)"( region="([^"]+)")?\}.*$/\1 \3/p' "$1" |
+    while read -r file region; do printf '%s %s %s\n' "$1" "$file" "${region:--}"; done
+}
+
+# trimmed: stdin's lines without their leading and trailing blanks.
+trimmed() { sed -E 's/^[[:space:]]+//; s/[[:space:]]+$//'; }
+
+@test "no chapter includes a file from solutions/" {
+  run grep -n 'include="solutions/' lessons/*.md
+  assert_failure 1
+}
+
+@test "no listing shows a line of its lesson's solution that the skeleton leaves as a TODO" {
+  local chapter lesson sol ex region file reg line answers listings hits=0 total=0
+  answers=$BATS_TEST_TMPDIR/answers listings=$BATS_TEST_TMPDIR/listings
+  for chapter in lessons/*.md; do
+    lesson=$(basename "$chapter" .md)
+    : >"$answers"
+    # The answer lines: in a solution region whose skeleton region has a TODO, each code line (20
+    # characters or more, not a comment) that the skeleton nowhere contains.
+    for sol in solutions/"$lesson"/*; do
+      ex=exercises/${sol#solutions/}
+      [ -f "$ex" ] || continue
+      while read -r region; do
+        region_lines "$ex" "$region" | grep -q TODO || continue
+        region_lines "$sol" "$region" | trimmed | grep -E '^.{20,}$' | grep -v -E '^(//|/\*|\*)' |
+          grep -v -x -F -f <(trimmed <"$ex") | sed "s#^#$sol $region: #" >>"$answers" || true
+      done < <(sed -n -E 's#^[[:space:]]*//[[:space:]]*region:[[:space:]]*([^[:space:]]+).*#\1#p' "$sol")
+    done
+    total=$((total + $(wc -l <"$answers")))
+    while read -r chapter file reg; do
+      [ "$reg" = - ] && reg=
+      region_lines "$file" "$reg" | trimmed >"$listings"
+      while IFS= read -r line; do
+        if grep -q -x -F -e "${line#*: }" "$listings"; then
+          echo "$chapter shows $file${reg:+ region $reg}, which holds the answer line of $line"
+          hits=$((hits + 1))
+        fi
+      done <"$answers"
+    done < <(included "$chapter")
+  done
+  echo "$total answer lines looked for"
+  [ "$total" -gt 0 ] # the check must have something to look for
+  [ "$hits" -eq 0 ]
+}
+
+# The compiler for the worked examples: the CPU backend's, or with BACKEND=gpu the real nvcc (NVCC
+# overrides either), with the grader's flags.
+example_compiler() {
+  if [ "${BACKEND:-cpu}" = gpu ]; then
+    printf '%s\n' "${NVCC:-nvcc}" -arch=native
+  else
+    printf '%s\n' "${NVCC:-$WB_ROOT/cpu/bin/nvcc-cpu}"
+  fi
+}
+
+@test "every worked example builds cleanly and prints what its .out file (the chapter's copy) says" {
+  local src name bin out compiler=() failures=0 count=0
+  mapfile -t compiler < <(example_compiler)
+  command -v "${compiler[0]}" >/dev/null 2>&1 || skip "no compiler ${compiler[0]} (BACKEND=${BACKEND:-cpu})"
+  for src in book/examples/*.cu; do
+    name=$(basename "$src" .cu) bin=$BATS_TEST_TMPDIR/$name out=$BATS_TEST_TMPDIR/$name.out
+    count=$((count + 1))
+    if ! "${compiler[@]}" -O2 -g -lineinfo -Xcompiler -Wall,-Wextra -I kernels -I book/examples \
+      -o "$bin" "$src" >"$bin.log" 2>&1 || [ -s "$bin.log" ]; then
+      echo "$src does not build cleanly:" && cat "$bin.log"
+      failures=$((failures + 1)) && continue
+    fi
+    if ! "$bin" >"$out" 2>"$bin.err"; then
+      echo "$src exited with status $? (stderr: $(cat "$bin.err"))"
+      failures=$((failures + 1)) && continue
+    fi
+    [ ! -s "$bin.err" ] || { echo "$src wrote to stderr: $(cat "$bin.err")" && failures=$((failures + 1)); }
+    diff -u "book/examples/$name.out" "$out" || failures=$((failures + 1))
+  done
+  echo "$count examples built with ${compiler[*]}"
+  [ "$count" -gt 0 ]
+  [ "$failures" -eq 0 ]
+}
+
+@test "every worked example has its .out file, a chapter that shows it, and a line in the README" {
+  local src name missing=0
+  for src in book/examples/*.cu; do
+    name=$(basename "$src" .cu)
+    [ -f "book/examples/$name.out" ] || { echo "$src has no $name.out" && missing=$((missing + 1)); }
+    grep -q -F "include=\"book/examples/$name.cu\"" lessons/*.md || { echo "no chapter shows $src" && missing=$((missing + 1)); }
+    grep -q -F "\`$name.cu\`" book/examples/README.md || { echo "book/examples/README.md does not list $name.cu" && missing=$((missing + 1)); }
+  done
+  [ "$missing" -eq 0 ]
+}
+
+@test "every chapter opens with where to read it rendered" {
+  local chapter bad=0
+  for chapter in lessons/*.md; do
+    # shellcheck disable=SC2016 # the backquotes are the chapter's Markdown, not a command
+    head -n 1 "$chapter" | grep -q -E '^\*Rendered: run `make book` and open build/book/'"$(basename "$chapter" .md)"'\.html' ||
+      { echo "$chapter does not open with its *Rendered: ...* line" && bad=$((bad + 1)); }
+  done
+  [ "$bad" -eq 0 ]
+}
+
+@test "every included listing reads in the raw chapter as one line naming its file and region" {
+  run awk '
+    /^[ \t]*```\{\.[a-z]+ include="/ { open = FNR; head = $0; body = ""; lines = 0; next }
+    open && /^[ \t]*```[ \t]*$/ {
+      match(head, /include="[^"]+"/); file = substr(head, RSTART + 9, RLENGTH - 10)
+      region = ""; if (match(head, /region="[^"]+"/)) region = substr(head, RSTART + 8, RLENGTH - 9)
+      if (lines != 1 || index(body, file) == 0 || (region != "" && index(body, "\"" region "\"") == 0))
+        printf "%s:%d: the block including %s %s should hold one line naming both\n", FILENAME, open, file, region
+      open = 0; next
+    }
+    open { lines++; body = body $0 }
+  ' lessons/*.md
+  assert_success
+  assert_output ''
+}
