@@ -143,3 +143,24 @@ example_compiler() {
   assert_success
   assert_output ''
 }
+
+@test "every chapter has a figure, and every figure it names is a well-formed SVG for light and dark pages" {
+  local chapter fig bad=0
+  for chapter in lessons/*.md; do
+    grep -q -E '!\[[^]]+\]\(figures/[a-z0-9-]+\.svg\)' "$chapter" || { echo "$chapter has no figure" && bad=$((bad + 1)); }
+  done
+  while read -r fig; do
+    fig=book/$fig
+    [ -f "$fig" ] || { echo "no $fig" && bad=$((bad + 1)) && continue; }
+    if command -v xmllint >/dev/null 2>&1; then
+      xmllint --noout "$fig" || { echo "$fig is not well-formed XML" && bad=$((bad + 1)); }
+    fi
+    # Text is SVG text (readable, searchable), the title says what it shows, the dark theme has its
+    # colours, and nothing paints an opaque page behind the drawing.
+    grep -q '<text' "$fig" && grep -q '<title' "$fig" && grep -q 'prefers-color-scheme: dark' "$fig" ||
+      { echo "$fig lacks SVG text, a <title> or its dark-theme colours" && bad=$((bad + 1)); }
+    ! grep -q -i -E 'fill="(#fff|#ffffff|white)"|<image' "$fig" ||
+      { echo "$fig paints a white background or embeds a bitmap" && bad=$((bad + 1)); }
+  done < <(grep -h -o -E '\]\(figures/[a-z0-9-]+\.svg\)' lessons/*.md | sed -E 's/^\]\((.*)\)$/\1/' | sort -u)
+  [ "$bad" -eq 0 ]
+}
