@@ -149,9 +149,11 @@ example_compiler() {
   for chapter in lessons/*.md; do
     grep -q -E '!\[[^]]+\]\(figures/[a-z0-9-]+\.svg\)' "$chapter" || { echo "$chapter has no figure" && bad=$((bad + 1)); }
   done
+  book/plots.sh "$BATS_TEST_TMPDIR/figures"
   while read -r fig; do
-    fig=book/$fig
-    [ -f "$fig" ] || { echo "no $fig" && bad=$((bad + 1)) && continue; }
+    # A hand-drawn figure (book/figures/), or a plot book/plots.sh draws from facts/measured/.
+    if [ -f "book/$fig" ]; then fig=book/$fig; else fig=$BATS_TEST_TMPDIR/$fig; fi
+    [ -f "$fig" ] || { echo "no book/$fig, and book/plots.sh does not draw it" && bad=$((bad + 1)) && continue; }
     if command -v xmllint >/dev/null 2>&1; then
       xmllint --noout "$fig" || { echo "$fig is not well-formed XML" && bad=$((bad + 1)); }
     fi
@@ -162,5 +164,39 @@ example_compiler() {
     ! grep -q -i -E 'fill="(#fff|#ffffff|white)"|<image' "$fig" ||
       { echo "$fig paints a white background or embeds a bitmap" && bad=$((bad + 1)); }
   done < <(grep -h -o -E '\]\(figures/[a-z0-9-]+\.svg\)' lessons/*.md | sed -E 's/^\]\((.*)\)$/\1/' | sort -u)
+  [ "$bad" -eq 0 ]
+}
+
+@test "every measured data file names its machine, toolkit, driver, date and source, and has a plot" {
+  local tsv bad=0
+  book/plots.sh "$BATS_TEST_TMPDIR/plots"
+  for tsv in facts/measured/*.tsv; do
+    for field in 'machine: NVIDIA H200' 'toolkit: CUDA' 'driver: ' 'measured: ' 'source: facts/gpu-facts.md'; do
+      grep -q "^# .*$field" "$tsv" || { echo "$tsv: no '$field' in its header" && bad=$((bad + 1)); }
+    done
+    [ -s "$BATS_TEST_TMPDIR/plots/plot-$(basename "$tsv" .tsv).svg" ] || { echo "book/plots.sh draws no plot of $tsv" && bad=$((bad + 1)); }
+  done
+  [ "$bad" -eq 0 ]
+}
+
+@test "every measured number a chapter quotes equals its data file in facts/measured/" {
+  local tsv checked=0 bad=0 row pattern value lines
+  for tsv in facts/measured/*.tsv; do
+    # Each row: its numbers (fields like 7.0–7.2, 16,004, ≤ 8.4) and quoted_on, the regex of the lines quoting it.
+    while IFS= read -r row; do
+      pattern=$(printf '%s\n' "$row" | awk -F '\t' '{ print $NF }')
+      [ "$pattern" = - ] && continue
+      lines=$(grep -h -E -e "$pattern" lessons/*.md || true)
+      [ -n "$lines" ] || { echo "$tsv: no chapter line matches /$pattern/" && bad=$((bad + 1)) && continue; }
+      while IFS= read -r value; do
+        checked=$((checked + 1))
+        while IFS= read -r line; do
+          [[ $line == *"$value"* ]] || { echo "$tsv says $value, but a chapter quotes: $line" && bad=$((bad + 1)); }
+        done <<<"$lines"
+      done < <(printf '%s\n' "$row" | awk -F '\t' '{ for (i = 1; i < NF; i++) if ($i ~ /^[0-9][0-9.,–]*$/) print $i }')
+    done < <(grep -v '^#' "$tsv" | tail -n +2)
+  done
+  echo "$checked numbers checked"
+  [ "$checked" -gt 0 ]
   [ "$bad" -eq 0 ]
 }
