@@ -208,3 +208,46 @@ example_compiler() {
   [ "$checked" -gt 0 ]
   [ "$bad" -eq 0 ]
 }
+
+# typed_output_lines: "CHAPTER:LINE:TEXT" for each line of a chapter's bare ``` or ```text block that
+# includes nothing: output typed into the chapter.
+typed_output_lines() {
+  awk '
+    !open && /^[ \t]*```(text)?[ \t]*$/ { open = 1; typed = 1; next }
+    !open && /^[ \t]*```/ { open = 1; typed = 0; next }
+    open && /^[ \t]*```[ \t]*$/ { open = 0; next }
+    open && typed { printf "%s:%d:%s\n", FILENAME, FNR, $0 }
+  ' lessons/*.md
+}
+
+@test "every typed-in output is an out-of-memory contract line that the runtime and the lesson's code bear out" {
+  # Any other output a chapter shows is included from a tested file (a worked example's .out, a grader's
+  # expected output). A contract line names a call the lesson's program makes and an error string of
+  # CUDA 13 (cpu/include/cudawb/errors.def, checked against the H200 by cpu/tests); a CHECK_CUDA line's
+  # FILE:LINE is the line of the solution that makes that call.
+  local where text lesson call file line name string bad=0 count=0
+  while IFS= read -r where; do
+    text=${where#*:*:} where=${where%"$text"} where=${where%:}
+    lesson=$(basename "${where%%:*}" .md)
+    count=$((count + 1))
+    if [[ $text =~ ^error:\ ([a-z0-9_.]+):([0-9]+):\ (.+)\ failed:\ ([A-Za-z]+):\ (.+)$ ]]; then
+      file=${BASH_REMATCH[1]} line=${BASH_REMATCH[2]} call=${BASH_REMATCH[3]}
+      name=${BASH_REMATCH[4]} string=${BASH_REMATCH[5]}
+      grep -q -F ", $name, \"$string\")" cpu/include/cudawb/errors.def ||
+        { echo "$where: $name is not \"$string\" in cpu/include/cudawb/errors.def" && bad=$((bad + 1)); }
+      sed -n "${line}p" "solutions/$lesson/$file" | grep -q -F "CHECK_CUDA($call)" ||
+        { echo "$where: line $line of solutions/$lesson/$file is not CHECK_CUDA($call)" && bad=$((bad + 1)); }
+    elif [[ $text =~ ^error:\ ([A-Za-z0-9_]+)\ (of\ [0-9]+( x [0-9]+)?\ bytes\ )?failed:\ (.+)$ ]]; then
+      call=${BASH_REMATCH[1]} string=${BASH_REMATCH[4]}
+      grep -q -F ", \"$string\")" cpu/include/cudawb/errors.def ||
+        { echo "$where: \"$string\" is no error string of cpu/include/cudawb/errors.def" && bad=$((bad + 1)); }
+      grep -q -w -F "$call" exercises/"$lesson"/* ||
+        { echo "$where: the lesson's program makes no call $call" && bad=$((bad + 1)); }
+    else
+      echo "$where: typed-in output; include it from a tested file (book/examples/NAME.out, grader/$lesson/expected/): $text"
+      bad=$((bad + 1))
+    fi
+  done < <(typed_output_lines)
+  echo "$count typed-in lines checked"
+  [ "$bad" -eq 0 ]
+}
