@@ -115,6 +115,12 @@ example_compiler() {
   [ "$failures" -eq 0 ]
 }
 
+@test "every worked example fits in 90 columns, as listings must" {
+  run awk 'length > 90 { printf "%s:%d is %d columns\n", FILENAME, FNR, length }' book/examples/*.cu book/examples/*.cuh
+  assert_success
+  assert_output ''
+}
+
 @test "every worked example has its .out file, a chapter that shows it, and a line in the README" {
   local src name missing=0
   for src in book/examples/*.cu; do

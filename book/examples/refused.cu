@@ -1,7 +1,8 @@
-// Worked example for chapter 04: a launch the runtime refuses reports it only to the next cudaGetLastError.
+// Worked example for chapter 04: a launch the runtime refuses tells only the next
+// cudaGetLastError.
 //
-//   refused   launches a block sum with 64 KiB of dynamic shared memory (refused: over 48 KiB without
-//             opting in), then with 1 KiB, and reads the sum
+//   refused   launches a block sum with 64 KiB of dynamic shared memory (refused: over
+//             48 KiB without opting in), then with 1 KiB, and reads the sum
 //
 // Exit status: 0 success, 1 a CUDA call failed (the out-of-memory contract).
 #include <stdio.h>
@@ -25,16 +26,18 @@ __global__ void block_sum(int *d_total)
     }
 }
 
-// Launches block_sum with shared_bytes of dynamic shared memory and returns what the launch said.
+// Launches block_sum with shared_bytes of dynamic shared memory; returns what it said.
 static cudaError_t launch(int *d_total, size_t shared_bytes)
 {
     cudaError_t err;
     // region: launch
     block_sum<<<1, THREADS, shared_bytes>>>(d_total);
-    // A launch returns nothing: whether it started is in the last-error slot, read on the very next line.
+    // A launch returns nothing: whether it started waits in the last-error slot, so
+    // read it on the very next line.
     err = cudaGetLastError();
     // end region: launch
-    printf("launch with %zu bytes of shared memory: %s\n", shared_bytes, cudaGetErrorName(err));
+    printf("launch with %zu bytes of shared memory: %s\n", shared_bytes,
+           cudaGetErrorName(err));
     return err;
 }
 
@@ -45,10 +48,11 @@ int main(void)
 
     if (check_call("cudaMalloc", sizeof(int), cudaMalloc((void **)&d_total, sizeof(int))))
         goto cleanup;
-    // Refused, not fatal: nothing ran, the error is not sticky, and the next launch works.
+    // Refused, not fatal: nothing ran, the error is not sticky, the next launch works.
     launch(d_total, 64 * 1024);
     if (check_call("kernel launch", 0, launch(d_total, THREADS * sizeof(int))) ||
-        check_call("cudaMemcpy", sizeof(int), cudaMemcpy(&total, d_total, sizeof(int), cudaMemcpyDeviceToHost)))
+        check_call("cudaMemcpy", sizeof(int),
+                   cudaMemcpy(&total, d_total, sizeof(int), cudaMemcpyDeviceToHost)))
         goto cleanup;
     printf("sum of 1..%d: %d\n", THREADS, total);
     status = 0;

@@ -1,6 +1,7 @@
-// Worked example for chapter 01: reserve two device buffers, watch free memory fall, give them back.
+// Worked example for chapter 01: reserve two device buffers, watch free memory fall,
+// give them back.
 //
-//   reserve   a million doubles and 16 counters on the device; the counters cleared and checked
+//   reserve   a million doubles and 16 counters on the device; the counters cleared
 //
 // Exit status: 0 success, 1 a CUDA call failed (the out-of-memory contract).
 #include <stdio.h>
@@ -28,18 +29,20 @@ int main(void)
         goto cleanup;
     }
     // end region: meminfo
-    if (check_call("cudaMalloc", sample_bytes, cudaMalloc((void **)&d_samples, sample_bytes)) ||
+    if (check_call("cudaMalloc", sample_bytes,
+                   cudaMalloc((void **)&d_samples, sample_bytes)) ||
         check_call("cudaMalloc", bin_bytes, cudaMalloc((void **)&d_bins, bin_bytes)) ||
         check_call("cudaMemGetInfo", 0, cudaMemGetInfo(&free_now, &total_bytes)))
         goto cleanup;
     printf("reserved %zu + %zu bytes\n", sample_bytes, bin_bytes);
-    // The driver maps whole 2 MiB pages: free memory falls by at least what was asked, rarely exactly.
+    // The driver maps whole 2 MiB pages: free memory falls by at least what was asked.
     printf("free memory fell by at least that much: %s\n",
            free_start - free_now >= sample_bytes + bin_bytes ? "yes" : "no");
 
-    // New device memory holds whatever was there: clear the counters (a count of bytes) before use.
+    // New device memory holds whatever was there: clear the counters (in bytes) first.
     if (check_call("cudaMemset", bin_bytes, cudaMemset(d_bins, 0, bin_bytes)) ||
-        check_call("cudaMemcpy", bin_bytes, cudaMemcpy(h_bins, d_bins, bin_bytes, cudaMemcpyDeviceToHost)))
+        check_call("cudaMemcpy", bin_bytes,
+                   cudaMemcpy(h_bins, d_bins, bin_bytes, cudaMemcpyDeviceToHost)))
         goto cleanup;
     for (int i = 0; i < BINS; i++)
         zeros += h_bins[i] == 0;
@@ -48,7 +51,8 @@ int main(void)
 
     // region: cleanup
 cleanup:
-    // Every path ends here. A buffer never allocated is still NULL, and cudaFree(NULL) does nothing.
+    // Every path ends here. A buffer never allocated is still NULL, and
+    // cudaFree(NULL) does nothing.
     cudaFree(d_bins);
     cudaFree(d_samples);
     return status;

@@ -1,6 +1,8 @@
-// Worked example for chapter 03: wait for one stream, or for a mark in it, and give streams and events back.
+// Worked example for chapter 03: wait for one stream, or for a mark in it, and give
+// streams and events back.
 //
-//   streams   numbers a buffer on one stream and reads it, then again on another stream, behind an event
+//   streams   numbers a buffer on one stream and reads it, then on another stream,
+//             behind an event
 //
 // Exit status: 0 success, 1 a CUDA call failed (the out-of-memory contract).
 #include <stdio.h>
@@ -21,7 +23,7 @@ int main(void)
 {
     cudaStream_t work = NULL, other = NULL;
     cudaEvent_t copied = NULL;
-    int *d_ids = NULL, *h_ids = NULL; // h_ids is pinned: an async copy into it does not block the host
+    int *d_ids = NULL, *h_ids = NULL; // h_ids is pinned: an async copy into it is async
     size_t bytes = N * sizeof(int);
     int status = 1;
 
@@ -34,9 +36,11 @@ int main(void)
 
     // region: stream
     number<<<N / 256, 256, 0, work>>>(d_ids, N, 100);
-    // The copy is queued behind the kernel and returns at once; only the wait makes h_ids safe to read.
+    // The copy is queued behind the kernel and returns at once: only the wait makes
+    // h_ids safe to read.
     if (check_call("kernel launch", 0, cudaGetLastError()) ||
-        check_call("cudaMemcpyAsync", bytes, cudaMemcpyAsync(h_ids, d_ids, bytes, cudaMemcpyDeviceToHost, work)) ||
+        check_call("cudaMemcpyAsync", bytes,
+                   cudaMemcpyAsync(h_ids, d_ids, bytes, cudaMemcpyDeviceToHost, work)) ||
         check_call("cudaStreamSynchronize", 0, cudaStreamSynchronize(work)))
         goto cleanup;
     // end region: stream
@@ -44,9 +48,11 @@ int main(void)
 
     // region: event
     number<<<N / 256, 256, 0, other>>>(d_ids, N, 200);
-    // The mark goes into the stream that holds the copy: the device reaches it when the copy is done.
+    // The mark goes into the stream that holds the copy: the device reaches it when
+    // the copy is done.
     if (check_call("kernel launch", 0, cudaGetLastError()) ||
-        check_call("cudaMemcpyAsync", bytes, cudaMemcpyAsync(h_ids, d_ids, bytes, cudaMemcpyDeviceToHost, other)) ||
+        check_call("cudaMemcpyAsync", bytes,
+                   cudaMemcpyAsync(h_ids, d_ids, bytes, cudaMemcpyDeviceToHost, other)) ||
         check_call("cudaEventRecord", 0, cudaEventRecord(copied, other)) ||
         check_call("cudaEventSynchronize", 0, cudaEventSynchronize(copied)))
         goto cleanup;
@@ -56,14 +62,15 @@ int main(void)
 
     // region: cleanup
 cleanup:
-    // A NULL event is no event and a NULL stream is the default stream: destroy only what was created.
+    // A NULL event is no event and a NULL stream is the default stream: destroy only
+    // what was created. cudaFreeHost(NULL) and cudaFree(NULL) do nothing.
     if (copied)
         cudaEventDestroy(copied);
     if (other)
         cudaStreamDestroy(other);
     if (work)
         cudaStreamDestroy(work);
-    cudaFreeHost(h_ids); // cudaFreeHost(NULL) and cudaFree(NULL) do nothing
+    cudaFreeHost(h_ids);
     cudaFree(d_ids);
     return status;
     // end region: cleanup

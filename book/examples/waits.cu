@@ -1,4 +1,5 @@
-// Worked example for chapter 03: three ways the host waits for a kernel before it reads what it wrote.
+// Worked example for chapter 03: three ways the host waits for a kernel before it reads
+// what the kernel wrote.
 //
 //   waits   squares 0..999 on the device; reads them after a blocking copy, after
 //           cudaDeviceSynchronize (managed memory), and prints from the device
@@ -34,21 +35,22 @@ int main(void)
     int status = 1;
 
     if (check_call("cudaMalloc", bytes, cudaMalloc((void **)&d_sq, bytes)) ||
-        check_call("cudaMallocManaged", bytes, cudaMallocManaged((void **)&m_sq, bytes, cudaMemAttachGlobal)))
+        check_call("cudaMallocManaged", bytes, cudaMallocManaged((void **)&m_sq, bytes)))
         goto cleanup;
 
     // region: blocking-copy
     squares<<<(N + 255) / 256, 256>>>(d_sq, N);
-    // The plain cudaMemcpy waits for the kernel queued before it on the default stream, then copies.
+    // The plain cudaMemcpy waits for the kernel queued before it, then copies.
     if (check_call("kernel launch", 0, cudaGetLastError()) ||
-        check_call("cudaMemcpy", bytes, cudaMemcpy(h_sq, d_sq, bytes, cudaMemcpyDeviceToHost)))
+        check_call("cudaMemcpy", bytes,
+                   cudaMemcpy(h_sq, d_sq, bytes, cudaMemcpyDeviceToHost)))
         goto cleanup;
     printf("after cudaMemcpy: h_sq[%d] = %d\n", N - 1, h_sq[N - 1]);
     // end region: blocking-copy
 
     // region: managed
     squares<<<(N + 255) / 256, 256>>>(m_sq, N);
-    // No copy to wait for: the host reads the same pointer, so it must wait for the device itself.
+    // No copy to wait for: the host reads the same pointer, so it waits for the device.
     if (check_call("kernel launch", 0, cudaGetLastError()) ||
         check_call("cudaDeviceSynchronize", 0, cudaDeviceSynchronize()))
         goto cleanup;
@@ -56,7 +58,7 @@ int main(void)
     // end region: managed
 
     // region: printf
-    fflush(stdout); // the host's lines first, whichever way the runtime writes the device's
+    fflush(stdout); // the host's lines first, however the runtime writes the device's
     say_sum<<<1, 1>>>(m_sq, N);
     // Device printf fills a buffer that the host prints at the next synchronizing call.
     if (check_call("kernel launch", 0, cudaGetLastError()) ||

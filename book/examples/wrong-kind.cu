@@ -1,9 +1,11 @@
-// Worked example for chapter 02: what a wrong kind and a count in elements do when the return is ignored,
-// and what a checked copy does instead.
+// Worked example for chapter 02: what a wrong kind and a count in elements do when the
+// return is ignored, and what a checked copy does instead.
 //
-//   wrong-kind   copies the numbers 1..1000 to the device three ways, reading back what arrived
+//   wrong-kind   copies the numbers 1..1000 to the device three ways, reading back
+//                what arrived
 //
-// Exit status: 1 on purpose: its last copy is the swapped kind, checked (the out-of-memory contract's line).
+// Exit status: 1, on purpose: its last copy is the swapped kind, checked (the
+// out-of-memory contract's line on stderr).
 #include <stdio.h>
 #include <cuda_runtime.h>
 
@@ -11,7 +13,8 @@
 
 #define N 1000
 
-// Copies d back into h (the right way) and prints its first number and sum beside what they should be.
+// Copies d back into h (the right way) and prints its first number and its sum beside
+// what they should be.
 static int report(const char *what, int *h, const int *d, size_t bytes)
 {
     long long sum = 0;
@@ -45,8 +48,10 @@ int main(void)
     cudaMemcpy(d_nums, h_src, N, cudaMemcpyHostToDevice);
     if (report("count in elements", h_back, d_nums, bytes))
         goto cleanup;
-    // The kind swapped again, checked this time: one line on stderr, the cleanup, exit status 1.
-    if (check_call("cudaMemcpy", bytes, cudaMemcpy(d_nums, h_src, bytes, cudaMemcpyDeviceToHost)))
+    // The kind swapped again, checked this time: one line on stderr, the cleanup, and
+    // exit status 1.
+    if (check_call("cudaMemcpy", bytes,
+                   cudaMemcpy(d_nums, h_src, bytes, cudaMemcpyDeviceToHost)))
         goto cleanup;
     // end region: mistakes
     status = 0;
