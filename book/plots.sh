@@ -76,7 +76,9 @@ main() {
     bars "1 GiB of managed memory: first touch, prefetch, and the way back" "ms" "$(source_note unified-memory.tsv)" \
       >"$out/plot-unified-memory.svg"
 
-  rows "$DATA/pitch.tsv" | awk -F '\t' '{ print "rows of " $1 " floats, " $3 " bytes of padding\t" $4 "\tc" }' |
+  # A row of n floats is 4n bytes, and the pitch the next multiple of 512 bytes (facts/gpu-facts.md).
+  rows "$DATA/pitch.tsv" |
+    awk -F '\t' '{ b = 4 * $1; pad = (512 - b % 512) % 512; print "rows of " $1 " floats, " pad " bytes of padding\t" $2 "\tc" }' |
     bars "Pitched against flat: how many times faster a 2-D kernel ran" "x" "$(source_note pitch.tsv)" \
       >"$out/plot-pitch.svg"
 

@@ -193,6 +193,25 @@ example_compiler() {
   [ "$bad" -eq 0 ]
 }
 
+# measured_values TSV: "ROW<TAB>VALUE" for each number of each data row (7.0–7.2, 4,000, 0.80).
+measured_values() {
+  grep -v '^#' "$1" | tail -n +2 |
+    awk -F '\t' '{ for (i = 1; i < NF; i++) if ($i ~ /^[0-9][0-9.,–]*$/) print NR "\t" $i }'
+}
+
+@test "every number in facts/measured/ is one facts/gpu-facts.md records" {
+  local tsv row value bad=0 count=0
+  for tsv in facts/measured/*.tsv; do
+    while IFS=$'\t' read -r row value; do
+      count=$((count + 1))
+      grep -q -F -e "$value" facts/gpu-facts.md || { echo "$tsv, row $row: $value is not in facts/gpu-facts.md" && bad=$((bad + 1)); }
+    done < <(measured_values "$tsv")
+  done
+  echo "$count numbers found in facts/gpu-facts.md"
+  [ "$count" -gt 0 ]
+  [ "$bad" -eq 0 ]
+}
+
 @test "every measured number a chapter quotes equals its data file in facts/measured/" {
   local tsv checked=0 bad=0 row pattern value lines
   for tsv in facts/measured/*.tsv; do
