@@ -45,14 +45,14 @@ trimmed() { sed -E 's/^[[:space:]]+//; s/[[:space:]]+$//'; }
   for chapter in lessons/*.md; do
     lesson=$(basename "$chapter" .md)
     : >"$answers"
-    # The answer lines: in a solution region whose skeleton region has a TODO, each code line (20
+    # The answer lines: in a solution region whose skeleton region has a TODO, each code line (12
     # characters or more, not a comment) that the skeleton nowhere contains.
     for sol in solutions/"$lesson"/*; do
       ex=exercises/${sol#solutions/}
       [ -f "$ex" ] || continue
       while read -r region; do
         region_lines "$ex" "$region" | grep -q TODO || continue
-        region_lines "$sol" "$region" | trimmed | grep -E '^.{20,}$' | grep -v -E '^(//|/\*|\*)' |
+        region_lines "$sol" "$region" | trimmed | grep -E '^.{12,}$' | grep -v -E '^(//|/\*|\*)' |
           grep -v -x -F -f <(trimmed <"$ex") | sed "s#^#$sol $region: #" >>"$answers" || true
       done < <(sed -n -E 's#^[[:space:]]*//[[:space:]]*region:[[:space:]]*([^[:space:]]+).*#\1#p' "$sol")
     done
