@@ -100,7 +100,7 @@ cleanup:
     // end region: cleanup
 }
 
-// Asks the runtime about its edge cases and prints what it answers (gpu-facts.md has the H200's).
+// Asks the runtime about its edge cases and prints what it answers (facts/gpu-facts.md has the H200's).
 static int probe(void)
 {
     void *p = NULL;

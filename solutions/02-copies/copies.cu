@@ -262,7 +262,7 @@ static int probe_copy(const char *question, float *dst, float *src, cudaMemcpyKi
 }
 // end region: probe-copy
 
-// Asks the runtime what cudaMemcpy does with each kind, right and wrong (gpu-facts.md has the H200's answers).
+// Asks the runtime what cudaMemcpy does with each kind, right and wrong (facts/gpu-facts.md has the H200's answers).
 static int probe(void)
 {
     float *d_dst = NULL, *d_src = NULL, *d_freed = NULL; // PROBE_N floats each, on the device

@@ -18,7 +18,7 @@
 
 #define THREADS 256
 #define TOO_MANY_THREADS 1025 // one more than a block may hold
-// 2^32 floats, 16 GiB: far outside any memory the process has mapped (gpu-facts.md: 700 at the next sync).
+// 2^32 floats, 16 GiB: far outside any memory the process has mapped (facts/gpu-facts.md: 700 at the next sync).
 #define FAR_PAST_THE_END ((size_t)1 << 32)
 
 enum mode { MODE_NORMAL, MODE_BAD_LAUNCH, MODE_OUT_OF_BOUNDS, MODE_ASSERT };
