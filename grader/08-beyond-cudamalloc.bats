@@ -151,7 +151,8 @@ PROBE_QUESTIONS=(
     fail "$(printf 'expected: the malloc buffer of %s bytes registered with cudaHostRegister\nhappened: %s\nusual cause: the buffer is not registered, or only part of it' "$bytes" "$(calls_of cudaHostRegister | head -n 2)")"
   for what in "zero-copy|$(call_field "$mapped" ptr)" "registered|$(call_field "$reg" ptr)"; do
     ptr=${what#*|} what=${what%|*}
-    launch=$(calls fn=cudaLaunchKernel kernel=transform_chunk status=0 "args=$ptr,$ptr,$n,0" | head -n 1)
+    # the offset 0, a size_t, is written as a pointer would be ("null"): only the buffers and n are checked
+    launch=$(calls fn=cudaLaunchKernel kernel=transform_chunk status=0 "args=$ptr,$ptr,$n,*" | head -n 1)
     [ -n "$launch" ] ||
       fail "$(printf 'expected: transform_chunk run in place on all %s floats of the %s buffer (%s)\nhappened: the launches were:\n%s\nusual cause: the kernel is given another pointer: a plain malloc pointer makes it fail with 700' \
         "$n" "$what" "$ptr" "$(calls_of cudaLaunchKernel | head -n 4)")"
