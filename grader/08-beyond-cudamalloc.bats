@@ -253,12 +253,12 @@ PROBE_QUESTIONS=(
   require_program
   expect_real_oom "error: cudaMallocAsync of 400000000000 bytes failed: out of memory" \
     "the return value of cudaMallocAsync is not checked: it fails at once, not later in the stream"
-  # Two chunks, the second one short: each chunk's scratch is a new allocation, so every chunk is a call
-  # site of its own for the sweep, and two are enough to fail each kind of call in the loop.
-  fault_sweep --lesson-work 70001
-  fault_sweep --name sweep-host -- --host 70001
+  # One chunk: each chunk's scratch is a new allocation, so every chunk would be a call site of its own for
+  # the sweep, and one is enough to fail each kind of call in the loop (the checker's step runs two).
+  fault_sweep --lesson-work 1001
+  fault_sweep --name sweep-host -- --host 1001
   run_program --name probe -- --probe
   expect_answers --find "${PROBE_QUESTIONS[@]}"
   fault_sweep --name sweep-probe --skip "$ANSWER_NS" -- --probe
-  fault_sweep --name sweep-timed -- --timed 70001
+  fault_sweep --name sweep-timed -- --timed 1001
 }
