@@ -134,11 +134,14 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream, cudawb_site) {
     if (cudaError_t e = enter(fn)) return e;
     if (!devPtr) return cudaSuccess;  // not measured: as cudaFree(NULL)
     if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
-    std::lock_guard<std::recursive_mutex> g(S().mu);
-    const alloc *a = find(devPtr);
-    if (!a || a->base != (uintptr_t)devPtr || a->kind != DEVICE || S().freeing.count((uintptr_t)devPtr))
-        return fail(fn, cudaErrorInvalidValue);
-    S().freeing.insert((uintptr_t)devPtr);
+    {
+        // not held while queueing: a flush takes the queue's lock, then (running a free) this one
+        std::lock_guard<std::recursive_mutex> g(S().mu);
+        const alloc *a = find(devPtr);
+        if (!a || a->base != (uintptr_t)devPtr || a->kind != DEVICE || S().freeing.count((uintptr_t)devPtr))
+            return fail(fn, cudaErrorInvalidValue);
+        S().freeing.insert((uintptr_t)devPtr);
+    }
     free_op *o = new free_op;
     o->p = devPtr;
     o->stream = stream;
