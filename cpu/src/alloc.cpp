@@ -37,6 +37,7 @@ struct tables {
     std::map<uintptr_t, alloc> live;             // live allocations by base address
     std::map<uintptr_t, uintptr_t> spans[2];     // occupied page spans per region: lo -> hi
     std::vector<std::pair<uintptr_t, size_t>> symbols;
+    std::vector<std::pair<uintptr_t, uintptr_t>> closing;  // pages freed while work ran, closed after it
     std::recursive_mutex mu;
 };
 static tables &T() {
@@ -132,6 +133,11 @@ cudaError_t allocate_pinned(void **out, size_t size, const char *fn, const cudaw
     return cudaSuccess;
 }
 
+static void unmap_pages(uintptr_t lo, uintptr_t hi) {
+    mprotect((void *)lo, hi - lo, PROT_NONE);
+    madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
 // Frees the allocation starting exactly at p if its kind is in `kinds`; false if there is none.
 bool release(void *p, int kinds) {
     std::lock_guard<std::recursive_mutex> g(T().mu);
@@ -146,9 +152,12 @@ bool release(void *p, int kinds) {
     }
     used -= accounted(al.size);
     if (al.kind == DEVICE || al.resident) resident -= accounted(al.size);
-    mprotect((void *)al.span_lo, al.span_hi - al.span_lo, PROT_NONE);
-    madvise((void *)al.span_lo, al.span_hi - al.span_lo, MADV_DONTNEED);
     T().spans[al.kind == MANAGED].erase(al.span_lo);
+    // A stream-ordered free runs among the queued work (cudaFreeAsync): work that nothing orders after it
+    // may still touch the pages in this batch, as a GPU's pool, which keeps them mapped, lets it. They are
+    // closed when the batch ends.
+    if (opened) T().closing.push_back(std::make_pair(al.span_lo, al.span_hi));
+    else unmap_pages(al.span_lo, al.span_hi);
     return true;
 }
 
@@ -237,7 +246,10 @@ void open_device() {
 
 void close_device() {
     std::lock_guard<std::recursive_mutex> g(T().mu);
-    if (--opened == 0) protect_all(PROT_NONE);
+    if (--opened > 0) return;
+    protect_all(PROT_NONE);
+    for (auto &span : T().closing) unmap_pages(span.first, span.second);
+    T().closing.clear();
 }
 
 void free_everything() {
