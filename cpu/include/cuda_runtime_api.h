@@ -44,7 +44,22 @@ extern "C" cudaError_t cudaMallocHost(void **ptr, size_t size, CUDAWB_AT);
 extern "C" cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags, CUDAWB_AT);
 extern "C" cudaError_t cudaFree(void *devPtr, CUDAWB_AT);
 extern "C" cudaError_t cudaFreeHost(void *ptr, CUDAWB_AT);
-cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);
+extern "C" cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags, CUDAWB_AT);
+extern "C" cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags, CUDAWB_AT);
+extern "C" cudaError_t cudaHostUnregister(void *ptr, CUDAWB_AT);
+/* Stream-ordered allocation and memory pools (pool.cpp) */
+extern "C" cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream, CUDAWB_AT);
+extern "C" cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream,
+                                               CUDAWB_AT);
+extern "C" cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream, CUDAWB_AT);
+extern "C" cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device, CUDAWB_AT);
+extern "C" cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device, CUDAWB_AT);
+extern "C" cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool, CUDAWB_AT);
+extern "C" cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps, CUDAWB_AT);
+extern "C" cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool, CUDAWB_AT);
+extern "C" cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value, CUDAWB_AT);
+extern "C" cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value, CUDAWB_AT);
+extern "C" cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep, CUDAWB_AT);
 // CUDA 13 signatures only: CUDA 12's (..., int device, ...) forms do not compile with nvcc 13 either.
 extern "C" cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
                                             unsigned int flags, cudaStream_t stream = 0, CUDAWB_AT);
@@ -68,6 +83,20 @@ template <class T> cudaError_t cudaMallocHost(T **ptr, size_t size, unsigned int
 }
 template <class T> cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags, CUDAWB_AT) {
     return cudaHostAlloc((void **)ptr, size, flags, cudawb_at);
+}
+template <class T> cudaError_t cudaHostGetDevicePointer(T **pDevice, void *pHost, unsigned int flags, CUDAWB_AT) {
+    return cudaHostGetDevicePointer((void **)pDevice, pHost, flags, cudawb_at);
+}
+template <class T> cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream, CUDAWB_AT) {
+    return cudaMallocAsync((void **)devPtr, size, stream, cudawb_at);
+}
+template <class T>
+cudaError_t cudaMallocAsync(T **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream, CUDAWB_AT) {
+    return cudaMallocFromPoolAsync((void **)ptr, size, memPool, stream, cudawb_at);
+}
+template <class T>
+cudaError_t cudaMallocFromPoolAsync(T **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream, CUDAWB_AT) {
+    return cudaMallocFromPoolAsync((void **)ptr, size, memPool, stream, cudawb_at);
 }
 
 /* Copies and memset */

@@ -37,6 +37,7 @@ struct tables {
     std::map<uintptr_t, alloc> live;             // live allocations by base address
     std::map<uintptr_t, uintptr_t> spans[2];     // occupied page spans per region: lo -> hi
     std::vector<std::pair<uintptr_t, size_t>> symbols;
+    std::vector<std::pair<uintptr_t, uintptr_t>> closing;  // pages freed while work ran, closed after it
     std::recursive_mutex mu;
 };
 static tables &T() {
@@ -70,7 +71,7 @@ static void setup() {
     reserve(&man, want / 4);
 }
 
-static size_t accounted(size_t size) { return (size + 511) & ~(size_t)511; }
+size_t accounted(size_t size) { return (size + 511) & ~(size_t)511; }
 
 // Finds `need` bytes of free address space in r (next-fit), or returns 0.
 static uintptr_t place(region *r, std::map<uintptr_t, uintptr_t> &sp, size_t need) {
@@ -132,6 +133,11 @@ cudaError_t allocate_pinned(void **out, size_t size, const char *fn, const cudaw
     return cudaSuccess;
 }
 
+static void unmap_pages(uintptr_t lo, uintptr_t hi) {
+    mprotect((void *)lo, hi - lo, PROT_NONE);
+    madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
 // Frees the allocation starting exactly at p if its kind is in `kinds`; false if there is none.
 bool release(void *p, int kinds) {
     std::lock_guard<std::recursive_mutex> g(T().mu);
@@ -139,17 +145,36 @@ bool release(void *p, int kinds) {
     if (it == T().live.end() || !(it->second.kind & kinds)) return false;
     alloc al = it->second;
     T().live.erase(it);
+    if (al.kind == REGISTERED) return true;  // the program's own memory: only forgotten
     if (al.kind == PINNED) {
         munmap((void *)al.span_lo, al.span_hi - al.span_lo);
         return true;
     }
     used -= accounted(al.size);
     if (al.kind == DEVICE || al.resident) resident -= accounted(al.size);
-    mprotect((void *)al.span_lo, al.span_hi - al.span_lo, PROT_NONE);
-    madvise((void *)al.span_lo, al.span_hi - al.span_lo, MADV_DONTNEED);
     T().spans[al.kind == MANAGED].erase(al.span_lo);
+    // A stream-ordered free runs among the queued work (cudaFreeAsync): work that nothing orders after it
+    // may still touch the pages in this batch, as a GPU's pool, which keeps them mapped, lets it. They are
+    // closed when the batch ends.
+    if (opened) T().closing.push_back(std::make_pair(al.span_lo, al.span_hi));
+    else unmap_pages(al.span_lo, al.span_hi);
     return true;
 }
+
+// cudaHostRegister: the program's host memory [p, p + n) becomes pinned (a kernel may use it; a copy from it is
+// a pinned one). 712 when it overlaps pinned or registered memory, as registering twice did on the H200.
+int register_host(void *p, size_t n, const cudawb_site &at) {
+    std::lock_guard<std::recursive_mutex> g(T().mu);
+    uintptr_t lo = (uintptr_t)p, hi = lo + n;
+    for (auto &kv : T().live)
+        if ((kv.second.kind & (PINNED | REGISTERED)) && kv.second.base < hi && lo < kv.second.base + kv.second.size)
+            return cudaErrorHostMemoryAlreadyRegistered;
+    alloc al = {lo, n, REGISTERED, "cudaHostRegister", basename_of(at.file), at.line, lo, hi, false};
+    T().live[lo] = al;
+    return cudaSuccess;
+}
+
+bool unregister_host(void *p) { return release(p, REGISTERED); }
 
 // A library's own device memory (cuBLAS's, taken at its first cublasCreate): counted against the capacity and
 // by cudaMemGetInfo, but no allocation of the program's, so never listed nor leak-reported, and never given
@@ -200,7 +225,7 @@ bool in_device_space(const void *p) {
 
 bool check_range(const void *p, size_t n) {
     const alloc *a = find(p);
-    return a && !(a->kind & PINNED) && n <= a->base + a->size - (uintptr_t)p;
+    return a && !(a->kind & (PINNED | REGISTERED)) && n <= a->base + a->size - (uintptr_t)p;
 }
 
 void register_symbol(const void *p, size_t n) {
@@ -221,12 +246,15 @@ void open_device() {
 
 void close_device() {
     std::lock_guard<std::recursive_mutex> g(T().mu);
-    if (--opened == 0) protect_all(PROT_NONE);
+    if (--opened > 0) return;
+    protect_all(PROT_NONE);
+    for (auto &span : T().closing) unmap_pages(span.first, span.second);
+    T().closing.clear();
 }
 
 void free_everything() {
     std::lock_guard<std::recursive_mutex> g(T().mu);
-    while (!T().live.empty()) release((void *)T().live.begin()->first, DEVICE | MANAGED | PINNED);
+    while (!T().live.empty()) release((void *)T().live.begin()->first, DEVICE | MANAGED | PINNED | REGISTERED);
 }
 
 void live_allocations(void (*fn)(const alloc *, void *), void *ctx) {

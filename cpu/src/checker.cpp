@@ -153,7 +153,7 @@ struct nearest { const alloc *a; };
 static void nearest_cb(const alloc *a, void *ctx) {
     uintptr_t addr = ((uintptr_t *)ctx)[0];
     const alloc **best = (const alloc **)&((uintptr_t *)ctx)[1];
-    if (a->kind == PINNED) return;
+    if (a->kind & (PINNED | REGISTERED)) return;
     auto dist = [&](const alloc *x) {
         return addr >= x->base + x->size ? addr - (x->base + x->size) + 1 : x->base > addr ? x->base - addr : 0;
     };
@@ -193,7 +193,7 @@ void memcheck_kernel_reports() {
 }
 
 static void leak_cb(const alloc *a, void *ctx) {
-    if (a->kind == PINNED) return;
+    if (a->kind & (PINNED | REGISTERED)) return;
     size_t *t = (size_t *)ctx;
     t[0]++;
     t[1] += a->size;

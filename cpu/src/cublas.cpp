@@ -169,7 +169,7 @@ const char *cublasGetStatusString(cublasStatus_t status) {
 // passes here and fails the copy's own check.
 static bool device_side(const void *p) {
     const alloc *a = find(p);
-    if (a) return a->kind != PINNED;
+    if (a) return !(a->kind & (PINNED | REGISTERED));
     return cudawb::device_accessible(p);
 }
 

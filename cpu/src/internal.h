@@ -33,7 +33,7 @@ cudaError_t sticky_error();
 void device_reset_errors();
 
 // allocations (alloc.cpp)
-enum kind { DEVICE = 1, MANAGED = 2, PINNED = 4 };
+enum kind { DEVICE = 1, MANAGED = 2, PINNED = 4, REGISTERED = 8 };  // REGISTERED: cudaHostRegister's
 struct alloc {
     uintptr_t base;
     size_t size;
@@ -57,6 +57,9 @@ void register_symbol(const void *p, size_t n);
 cudaError_t allocate(void **out, size_t size, int kind, const char *fn, const cudawb_site &at);
 cudaError_t allocate_pinned(void **out, size_t size, const char *fn, const cudawb_site &at);
 bool release(void *p, int kinds);
+int register_host(void *p, size_t n, const cudawb_site &at);  // 0, or 712 when part of it is already known
+bool unregister_host(void *p);                               // false when p does not start a registered range
+size_t accounted(size_t size);              // what an allocation of size bytes takes of the capacity
 bool reserve_library(size_t bytes);         // a library's own device memory (never listed as an allocation)
 void release_library(size_t bytes);         // ... given back
 

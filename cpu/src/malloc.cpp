@@ -126,17 +126,20 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attr, const v
     else if (a && a->kind == MANAGED) {
         attr->type = cudaMemoryTypeManaged;
         attr->devicePointer = attr->hostPointer = (void *)ptr;
-    } else if (a && a->kind == PINNED) {
+    } else if (a && (a->kind & (PINNED | REGISTERED))) {
         attr->type = cudaMemoryTypeHost;
         attr->devicePointer = attr->hostPointer = (void *)ptr;
     }
     return cudaSuccess;
 }
 
-cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags) {
+// Pinned and registered memory is mapped (unified addressing): the device pointer is the host pointer, as the
+// H200 answered for cudaHostAllocMapped memory.
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags, cudawb_site) {
     if (cudaError_t e = enter("cudaHostGetDevicePointer")) return e;
     const alloc *a = find(pHost);
-    if (!pDevice || flags || !a || a->kind != PINNED) return fail("cudaHostGetDevicePointer", cudaErrorInvalidValue);
+    if (!pDevice || flags || !a || !(a->kind & (PINNED | REGISTERED)))
+        return fail("cudaHostGetDevicePointer", cudaErrorInvalidValue);
     *pDevice = pHost;
     return cudaSuccess;
 }
@@ -200,4 +203,22 @@ cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise advice,
         !advice_location_ok(advice, at))
         return fail(fn, cudaErrorInvalidValue);
     return cudaSuccess;
+}
+
+// cudaHostRegister pins memory the program already has (malloc'd): kernels may then use it, as the H200's did,
+// while a kernel given a plain malloc pointer fails with 700. Registering any part of it again gives 712;
+// unregistering what is not registered 713 (measured). The flags are only checked to be known ones.
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags, cudawb_site at) {
+    const char *fn = "cudaHostRegister";
+    if (cudaError_t e = enter(fn)) return e;
+    if (!ptr || size == 0 || (flags & ~0x0fu)) return fail(fn, cudaErrorInvalidValue);
+    return fail(fn, (cudaError_t)register_host(ptr, size, at));
+}
+
+// Work already queued may still read the memory: like cudaFreeHost, it waits for it first.
+cudaError_t cudaHostUnregister(void *ptr, cudawb_site) {
+    const char *fn = "cudaHostUnregister";
+    if (cudaError_t e = enter(fn)) return e;
+    if (cudaError_t e = flush()) return fail(fn, e);
+    return unregister_host(ptr) ? cudaSuccess : fail(fn, cudaErrorHostMemoryNotRegistered);
 }

@@ -8,7 +8,8 @@
 #     returning cudaSuccess, finishes s's work (a point on s, with the legacy rule above); cudaEventSynchronize
 #     or a successful cudaEventQuery finishes the event's latest record; a cudaMemcpy to or from the host
 #     returns when it and the legacy stream's work before it are done;
-#   - finishing work finishes what it follows; work issued after other work finished follows it.
+#   - finishing work finishes what it follows; work issued after other work finished follows it;
+#   - stream-ordered allocations and frees (cudaMallocAsync, cudaFreeAsync) are work on their stream too.
 # mode=unfinished at=OFFSET asked="N...": prints the asked calls not finished before the program had printed
 #   OFFSET bytes.
 # mode=follows asked="A B": prints "yes" when queued work B follows A (B cannot start before A is done).
@@ -74,7 +75,7 @@ BEGIN { nasked = split(asked, wanted, " ") }
 mode == "unfinished" { p = field("printed"); if (p != "" && p + 0 > at + 0) exit }
 $4 != 0 { next }
 $2 ~ /^cudaStreamCreate/ { if (int(field("flags")) % 2 == 1) nonblocking[field("stream")] = 1; next }
-($3 == "op" && field("stream") != "") || $2 ~ /^cudaMem(cpy|set)([23]D)?$/ {
+($3 == "op" && field("stream") != "") || $2 ~ /^cudaMem(cpy|set)([23]D)?$/ || $2 ~ /^cuda(FreeAsync|Malloc(FromPool)?Async)$/ {
   s = stream(); x = $1
   follow(x, last[s])
   for (t in last) if (tied(s, t)) follow(x, last[t])

@@ -59,9 +59,9 @@ static unsigned long seq, alloc_calls, site_hits, invalid_frees, dropped;
 static long live_handles;
 static struct tracked *allocs;
 static size_t nallocs, cap_allocs;
-static struct handle *streams, *events;
-static size_t nstreams, nevents, cap_streams, cap_events;
-static unsigned long stream_ids, event_ids;
+static struct handle *streams, *events, *pools;
+static size_t nstreams, nevents, npools, cap_streams, cap_events, cap_pools;
+static unsigned long stream_ids, event_ids, pool_ids;
 static cudaError_t sticky;       /* the emulated sticky error after an injected SYNC failure, or 0 */
 static cudaError_t pending_last; /* what the emulated cudaGetLastError returns next */
 static cudaError_t seen_sticky;  /* the first sticky error any call returned, emulated or real */
@@ -155,7 +155,10 @@ static void add(struct tr_rec *r, const char *fmt, ...)
         r->len += (size_t)n < sizeof r->fields - r->len ? (size_t)n : sizeof r->fields - 1 - r->len;
 }
 
-static const char *kind_prefix(enum tr_kind k) { return k == TR_PINNED ? "pinned" : k == TR_MANAGED ? "managed" : "alloc"; }
+static const char *kind_prefix(enum tr_kind k)
+{
+    return k == TR_PINNED ? "pinned" : k == TR_MANAGED ? "managed" : k == TR_REGISTERED ? "registered" : "alloc";
+}
 
 /* The allocation that holds p: a live one first, then (newest first) one already freed. Addresses up to
    64 KiB past the end of a live allocation name it too, with an offset past its size. */
@@ -692,6 +695,65 @@ void tr_new_event(struct tr_rec *r, cudaEvent_t *e)
 }
 void tr_end_event(struct tr_rec *r, cudaEvent_t e) { end_handle(r, events, nevents, e); }
 
+/* A pool is named in the order the program first saw it; only created pools count as live (the default one
+   is the device's). The handle list's live flag: 1 created and not destroyed, 0 otherwise. */
+static void pool_field(struct tr_rec *r, cudaMemPool_t pool, int created)
+{
+    struct handle *found;
+    if (pool == NULL) {
+        add(r, "%spool=null", r->len ? " " : "");
+        return;
+    }
+    pthread_mutex_lock(&lock);
+    found = find_handle(pools, npools, pool);
+    if (found == NULL || created) {
+        if (npools == cap_pools) {
+            cap_pools = cap_pools ? 2 * cap_pools : 16;
+            pools = (struct handle *)realloc(pools, cap_pools * sizeof *pools);
+        }
+        found = &pools[npools++];
+        found->h = pool;
+        found->id = ++pool_ids;
+        found->live = created;
+    }
+    pthread_mutex_unlock(&lock);
+    add(r, "%spool=pool#%lu", r->len ? " " : "", found->id);
+}
+void tr_pool(struct tr_rec *r, cudaMemPool_t pool) { pool_field(r, pool, 0); }
+void tr_out_pool(struct tr_rec *r, cudaMemPool_t *pool, int created)
+{
+    if (r->status == cudaSuccess && pool != NULL)
+        pool_field(r, *pool, created);
+}
+void tr_end_pool(struct tr_rec *r, cudaMemPool_t pool) { end_handle(r, pools, npools, pool); }
+
+/* The attributes' names without their prefix; the reuse flags are ints, the others 64-bit sizes. */
+void tr_pool_attr(struct tr_rec *r, int attr, const void *value)
+{
+    static const char *names[] = {"?", "ReuseFollowEventDependencies", "ReuseAllowOpportunistic",
+                                  "ReuseAllowInternalDependencies", "ReleaseThreshold", "ReservedMemCurrent",
+                                  "ReservedMemHigh", "UsedMemCurrent", "UsedMemHigh"};
+    const char *name = attr >= 1 && attr <= 8 ? names[attr] : "?";
+    add(r, "%sattr=%s", r->len ? " " : "", name);
+    if (value == NULL)
+        return;
+    if (attr >= 1 && attr <= 3)
+        add(r, " value=%d", *(const int *)value);
+    else
+        add(r, " value=%llu", (unsigned long long)*(const unsigned long long *)value);
+}
+
+void tr_out_ptr(struct tr_rec *r, const char *key, void **out)
+{
+    char name[64];
+    if (r->status != cudaSuccess || out == NULL)
+        return;
+    pthread_mutex_lock(&lock);
+    name_ptr(name, sizeof name, (uintptr_t)*out, 1);
+    pthread_mutex_unlock(&lock);
+    add(r, "%s%s=%s", r->len ? " " : "", key, name);
+}
+
 void tr_handle(struct tr_rec *r, int delta)
 {
     (void)r;
@@ -743,6 +805,7 @@ static void write_report_now(int lock_it)
     fprintf(out, "invalid-frees %lu\n", invalid_frees);
     fprintf(out, "live-handles %ld\n", live_handles);
     fprintf(out, "live-streams %ld\nlive-events %ld\n", count_live(streams, nstreams), count_live(events, nevents));
+    fprintf(out, "live-pools %ld\n", count_live(pools, npools));
     fprintf(out, "live %lu %lu\n", (unsigned long)live, (unsigned long)bytes);
     for (i = 0; i < nallocs; i++)
         if (allocs[i].live)

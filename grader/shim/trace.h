@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 enum tr_class { TR_ALLOC, TR_CREATE, TR_OP, TR_SYNC, TR_FREE, TR_DESTROY, TR_ERROR, TR_QUERY };
-enum tr_kind { TR_DEVICE = 1, TR_MANAGED = 2, TR_PINNED = 4 };
+enum tr_kind { TR_DEVICE = 1, TR_MANAGED = 2, TR_PINNED = 4, TR_REGISTERED = 8 };
 
 #define TR_FIELDS 1024 /* bytes of key=value text one record may hold; longer records are cut */
 
@@ -74,6 +74,12 @@ void tr_end_stream(struct tr_rec *r, cudaStream_t s);
 void tr_new_event(struct tr_rec *r, cudaEvent_t *e);
 void tr_end_event(struct tr_rec *r, cudaEvent_t e);
 void tr_handle(struct tr_rec *r, int delta); /* cuBLAS handles */
+void tr_out_ptr(struct tr_rec *r, const char *key, void **out);   /* a pointer the call wrote, named */
+/* memory pools: pool=pool#K; a created one (created = 1) is live until cudaMemPoolDestroy (live-pools) */
+void tr_pool(struct tr_rec *r, cudaMemPool_t pool);
+void tr_out_pool(struct tr_rec *r, cudaMemPool_t *pool, int created);
+void tr_end_pool(struct tr_rec *r, cudaMemPool_t pool);
+void tr_pool_attr(struct tr_rec *r, int attr, const void *value); /* attr=ReleaseThreshold value=N */
 
 int tr_setting_fail_cublas_create(void); /* CUDAWB_FAIL_CUBLAS_CREATE=1 (cublas.c) */
 long tr_setting_leave_free_mb(void); /* CUDAWB_CUBLAS_LEAVE_FREE_MB=N, or -1 */
