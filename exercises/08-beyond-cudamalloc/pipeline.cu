@@ -216,7 +216,7 @@ static int registered(size_t n)
 {
     float *h = (float *)malloc(n * sizeof(float)), *d = NULL;
     size_t bytes = n * sizeof(float);
-    int is_registered = 0, status = 1;
+    int status = 1;
 
     if (h == NULL) {
         fprintf(stderr, "error: malloc of %zu bytes failed\n", bytes);
@@ -224,8 +224,9 @@ static int registered(size_t n)
     }
     fill_input(h, n);
     // region: register
-    /* TODO(step 4): register all of h (cudaHostRegister, cudaHostRegisterDefault), set is_registered,
-     * and ask cudaHostGetDevicePointer for d. A failed call: failed(), goto cleanup. */
+    /* TODO(step 4): register all of h (cudaHostRegister, cudaHostRegisterDefault), remember that it is
+     * registered (a flag the cleanup reads), and ask cudaHostGetDevicePointer for d. A failed call:
+     * failed(), goto cleanup. */
     d = h;
     // end region: register
     if (in_place("registered", h, d, n))
@@ -236,9 +237,8 @@ cleanup:
     // region: unregister
     // Unregister before free: the runtime would otherwise keep the pages pinned, and a later cudaHostRegister
     // of memory malloc hands out there again fails with 712.
-    /* TODO(step 6): when h was registered, unregister it (cudaHostUnregister; a failure: failed(),
-     * status = 1). */
-    (void)is_registered;
+    /* TODO(step 6): when h was registered (the flag), unregister it (cudaHostUnregister; a failure:
+     * failed(), status = 1). */
     // end region: unregister
     free(h);
     return status;
