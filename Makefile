@@ -13,7 +13,7 @@ UNSAFE ?=
 export BACKEND
 
 .DEFAULT_GOAL := help
-.PHONY: help check watch hint progress reset run grade test bench book doctor clean
+.PHONY: help check watch hint progress reset run grade gradescope dist test bench book doctor clean
 
 help: ## this list
 	@grader/help.sh
@@ -39,6 +39,12 @@ run: ## build and run your program for LESSON=N, with ARGS='...'
 grade: ## instructors: grade CLASS=DIR (folders, .tar.gz, .zip, git repos) [LESSON=N JOBS=N OUT=DIR FORCE=1 UNSAFE=1] into build/class/latest/
 	@grader/grade-class.sh "$(CLASS)" $(LESSON) --backend "$(BACKEND)" $(if $(JOBS),--jobs "$(JOBS)") $(if $(OUT),--out "$(OUT)") \
 	  $(if $(filter-out 0,$(FORCE)),--force) $(if $(UNSAFE),--unsafe)
+
+gradescope: ## instructors: build/gradescope/autograder.zip, Gradescope's autograder (CPU backend) for LESSON=N (every lesson without it)
+	@grader/course/gradescope.sh $(LESSON)
+
+dist: ## instructors: the student release (no solutions/ or variants, a GitHub workflow running make check) in build/dist/
+	@grader/course/dist.sh
 
 test: ## the workbook's own tests (graders, solutions, variants, backends, book)
 	@tests/run.sh

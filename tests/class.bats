@@ -192,6 +192,26 @@ csv_rows() {
   [ ! -e "$BATS_FILE_TMPDIR/class/-dash Zoë.zip" ] || assert_line 'student: -dash Zoë'
 }
 
+@test "prairielearn.json: gradable unless refused, score = points / maximum, one test per step, the report as output" {
+  command -v jq >/dev/null 2>&1 || skip "jq is not installed: prairielearn.json not parsed"
+  local f n=0
+  for f in "$RUN"/*/prairielearn.json; do
+    n=$((n + 1))
+    run jq -e '(.gradable | type == "boolean") and (.score >= 0 and .score <= 1) and (.message | type == "string")
+      and all(.tests[]; (.name | type == "string") and (.output | type == "string") and (.message | type == "string")
+        and .points <= .max_points)
+      and (([.tests[].max_points] | add // 0) as $m | if $m > 0 then ((.score - ([.tests[].points] | add) / $m) | fabs) < 1e-5 else .score == 0 end)' "$f"
+    assert_success
+  done
+  assert_equal "$n" "$(class_size)"
+  run jq -r '[.gradable, .score, .message] | @tsv' "$(dirname "$(grep -lx alice "$RUN"/*/name)")/prairielearn.json"
+  assert_output $'true\t1\t17/17 points'
+  run jq -r '[.gradable, .message] | @tsv' "$(dirname "$(grep -lx evil "$RUN"/*/name)")/prairielearn.json"
+  assert_output --regexp '^false.not graded: unsafe entry'
+  run jq -r .output "$(dirname "$(grep -lx alice "$RUN"/*/name)")/prairielearn.json"
+  assert_line --partial 'lesson 01: 8/8 steps passed (17/17 points)'
+}
+
 @test "class.html draws the totals and the pass rates as SVG, and names every student, escaped" {
   assert_file_contains "$RUN/class.html" '<svg'
   assert_file_contains "$RUN/class.html" 'Smith, &quot;Jane&quot;'

@@ -20,6 +20,13 @@ wb_backend() {
   printf '%s\n' "$WB_TEST_BACKEND"
 }
 
+# Skips the test (or, in setup_file, the file) in the student release (make dist), which has no solutions/,
+# tests/variants/ or tests/rewrites/: a test that grades them cannot run there, and must not pass silently.
+require_solutions() {
+  [ -d "$WB_ROOT/solutions" ] && [ -d "$WB_ROOT/tests/variants" ] ||
+    skip "solutions/ and the variants are not in the student release"
+}
+
 # Skips the test where no GPU and no CPU backend can run the students' programs.
 require_backend() {
   [ "$(wb_backend)" != none ] || skip "needs a GPU or the CPU backend to run programs"
