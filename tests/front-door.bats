@@ -10,7 +10,7 @@ setup() {
   assert_success
   assert_output --partial "LESSON=1   01-allocation"
   assert_output --partial "Device allocation"
-  for target in check watch hint progress reset run grade test bench book doctor; do
+  for target in check watch hint progress reset run grade gradescope dist test bench book doctor; do
     assert_output --partial "make $target"
   done
 }
