@@ -10,6 +10,10 @@ JOBS ?=
 OUT ?=
 FORCE ?=
 UNSAFE ?=
+SCHEDULER ?=
+CHUNK ?=
+BENCH ?=
+N ?=
 export BACKEND
 
 .DEFAULT_GOAL := help
@@ -36,9 +40,9 @@ reset: ## restore LESSON=N's skeleton, saving your version under build/backups/
 run: ## build and run your program for LESSON=N, with ARGS='...'
 	@grader/run.sh $(LESSON) $(ARGS)
 
-grade: ## instructors: grade CLASS=DIR (folders, .tar.gz, .zip, git repos) [LESSON=N JOBS=N OUT=DIR FORCE=1 UNSAFE=1] into build/class/latest/
+grade: ## instructors: grade CLASS=DIR (folders, .tar.gz, .zip, git repos) [LESSON=N JOBS=N OUT=DIR FORCE=1 UNSAFE=1 SCHEDULER=slurm CHUNK=N] into build/class/latest/
 	@grader/grade-class.sh "$(CLASS)" $(LESSON) --backend "$(BACKEND)" $(if $(JOBS),--jobs "$(JOBS)") $(if $(OUT),--out "$(OUT)") \
-	  $(if $(filter-out 0,$(FORCE)),--force) $(if $(UNSAFE),--unsafe)
+	  $(if $(filter-out 0,$(FORCE)),--force) $(if $(UNSAFE),--unsafe) $(if $(SCHEDULER),--scheduler "$(SCHEDULER)") $(if $(CHUNK),--chunk "$(CHUNK)")
 
 gradescope: ## instructors: build/gradescope/autograder.zip, Gradescope's autograder (CPU backend) for LESSON=N (every lesson without it)
 	@grader/course/gradescope.sh $(LESSON)
@@ -49,9 +53,13 @@ dist: ## instructors: the student release (no solutions/ or variants, a GitHub w
 test: ## the workbook's own tests (graders, solutions, variants, backends, book)
 	@tests/run.sh
 
-bench: ## ratios measured in one run: the CPU backend's speed (cpu/bench/), the trace's and grading's cost (grader/bench/)
+bench: ## ratios measured in one run: the CPU backend's speed (cpu/bench/), the trace's and grading's cost (grader/bench/); BENCH=class [N=100]: make grade's throughput, JOBS=2 against JOBS=1
+ifeq ($(BENCH),class)
+	@grader/bench/class.sh $(or $(N),100) $(LESSON)
+else
 	@$(MAKE) -s -C cpu bench
 	@grader/bench/run.sh $(LESSON)
+endif
 
 book: ## render the chapters into build/book/workbook.html
 	@grader/setup.sh --quiet --book && book/build.sh
