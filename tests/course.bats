@@ -119,3 +119,15 @@ results() { printf '%s\n' "$BATS_FILE_TMPDIR/$1/autograder/results/results.json"
   run jq -r '[.score, ([.tests[].score] | add), (.tests[0].output | test("nothing lesson-shaped"))] | @tsv' "$t/gs.json"
   assert_output $'0\t0\ttrue'
 }
+
+@test "a grading that cannot run at all still leaves a results file that says why, with no points" {
+  command -v jq >/dev/null 2>&1 || skip "jq is not installed: results.json not parsed"
+  local wb=$BATS_FILE_TMPDIR/solution/autograder/source/workbook t=$BATS_TEST_TMPDIR
+  run "$wb/grader/course/upload.sh" gradescope "$BATS_FILE_TMPDIR/solution/autograder/submission" "$t/gs.json" 99
+  assert_success
+  run jq -r '[.score, (.tests | length), .output] | @tsv' "$t/gs.json"
+  assert_output $'0\t0\tthe autograder failed: there is no lesson 99'
+  run "$wb/grader/course/upload.sh" prairielearn "$t/nowhere" "$t/pl.json" 1
+  run jq -r '[.gradable, .score, .message] | @tsv' "$t/pl.json"
+  assert_output --regexp $'^false\t0\tthe autograder failed: the submission .*/nowhere is not a folder$'
+}

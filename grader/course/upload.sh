@@ -23,14 +23,18 @@ trap 'rm -rf "$work"' EXIT
 # fail WHY: a results file that says the grading itself failed (the platform shows it; no points).
 fail() {
   echo "error: $1" >&2
-  WHY="the autograder failed: $1" LC_ALL=C awk -f "$WB_ROOT/grader/class/escape.awk" -v f="$format" 'BEGIN {
-    m = json(ENVIRON["WHY"])
-    if (f == "gradescope") printf "{\"score\": 0, \"output\": %s, \"tests\": []}\n", m
-    else printf "{\"gradable\": false, \"score\": 0, \"message\": %s, \"output\": %s, \"tests\": []}\n", m, m }' >"$result"
+  # (awk's program from stdin: with -f escape.awk, a program on the command line would be read as a file.)
+  WHY="the autograder failed: $1" LC_ALL=C awk -v f="$format" -f "$WB_ROOT/grader/class/escape.awk" -f /dev/stdin >"$result" <<'AWK'
+BEGIN {
+  m = json(ENVIRON["WHY"])
+  if (f == "gradescope") printf "{\"score\": 0, \"output\": %s, \"tests\": []}\n", m
+  else printf "{\"gradable\": false, \"score\": 0, \"message\": %s, \"output\": %s, \"tests\": []}\n", m, m
+}
+AWK
   exit 0
 }
 [ -d "$sub" ] || fail "the submission $sub is not a folder"
-if [ -n "$lesson" ]; then ids=$(lesson_resolve "$lesson") || fail "no lesson $lesson"; else ids=$(lesson_ids); fi
+if [ -n "$lesson" ]; then ids=$(lesson_resolve "$lesson" 2>/dev/null) || fail "there is no lesson $lesson"; else ids=$(lesson_ids); fi
 
 # The class of one: the upload as it is when lesson-shaped, else its loose files put in their folders.
 entry=$work/class/submission
@@ -54,8 +58,11 @@ if ! (. "$WB_ROOT/grader/lib/sandbox.sh" && sandbox_available); then
   unsafe=(--unsafe)
 fi
 # shellcheck disable=SC2086 # ids are words
-"$WB_ROOT/grader/grade-class.sh" "$work/class" ${lesson:+"$lesson"} --jobs 1 --out "$work/run" "${unsafe[@]}" ||
-  fail "make grade stopped (its messages are above)"
+if ! "$WB_ROOT/grader/grade-class.sh" "$work/class" ${lesson:+"$lesson"} --jobs 1 --out "$work/run" "${unsafe[@]}" 2>"$work/err"; then
+  cat "$work/err" >&2
+  fail "make grade stopped: $(grep -v '^\[' "$work/err" | tail -n 2 | tr '\n' ' ')"
+fi
+cat "$work/err" >&2
 out=$(find "$work/run" -mindepth 2 -maxdepth 2 -name "$file" -print -quit)
 [ -n "$out" ] || fail "make grade wrote no $file"
 cp "$out" "$result"
