@@ -12,10 +12,14 @@ FORCE ?=
 UNSAFE ?=
 FORMAT ?= all
 EDITION ?= student
+SCHEDULER ?=
+CHUNK ?=
+BENCH ?=
+N ?=
 export BACKEND
 
 .DEFAULT_GOAL := help
-.PHONY: help check watch hint progress reset run grade test bench book doctor clean
+.PHONY: help check watch hint progress reset run grade gradescope dist test bench book doctor clean
 
 help: ## this list
 	@grader/help.sh
@@ -38,16 +42,26 @@ reset: ## restore LESSON=N's skeleton, saving your version under build/backups/
 run: ## build and run your program for LESSON=N, with ARGS='...'
 	@grader/run.sh $(LESSON) $(ARGS)
 
-grade: ## instructors: grade CLASS=DIR (folders, .tar.gz, .zip, git repos) [LESSON=N JOBS=N OUT=DIR FORCE=1 UNSAFE=1] into build/class/latest/
+grade: ## instructors: grade CLASS=DIR (folders, .tar.gz, .zip, git repos) [LESSON=N JOBS=N OUT=DIR FORCE=1 UNSAFE=1 SCHEDULER=slurm CHUNK=N] into build/class/latest/
 	@grader/grade-class.sh "$(CLASS)" $(LESSON) --backend "$(BACKEND)" $(if $(JOBS),--jobs "$(JOBS)") $(if $(OUT),--out "$(OUT)") \
-	  $(if $(filter-out 0,$(FORCE)),--force) $(if $(UNSAFE),--unsafe)
+	  $(if $(filter-out 0,$(FORCE)),--force) $(if $(UNSAFE),--unsafe) $(if $(SCHEDULER),--scheduler "$(SCHEDULER)") $(if $(CHUNK),--chunk "$(CHUNK)")
+
+gradescope: ## instructors: build/gradescope/autograder.zip, Gradescope's autograder (CPU backend) for LESSON=N (every lesson without it)
+	@grader/course/gradescope.sh $(LESSON)
+
+dist: ## instructors: the student release (no solutions/ or variants, a GitHub workflow running make check) in build/dist/
+	@grader/course/dist.sh
 
 test: ## the workbook's own tests (graders, solutions, variants, backends, book)
 	@tests/run.sh
 
-bench: ## ratios measured in one run: the CPU backend's speed (cpu/bench/), the trace's and grading's cost (grader/bench/)
+bench: ## ratios measured in one run: the CPU backend's speed (cpu/bench/), the trace's and grading's cost (grader/bench/); BENCH=class [N=100]: make grade's throughput, JOBS=2 against JOBS=1
+ifeq ($(BENCH),class)
+	@grader/bench/class.sh $(or $(N),100) $(LESSON)
+else
 	@$(MAKE) -s -C cpu bench
 	@grader/bench/run.sh $(LESSON)
+endif
 
 book: ## the chapters as HTML pages (build/book/index.html), one page, EPUB and PDF [FORMAT=html|epub|pdf EDITION=instructor]
 	@grader/setup.sh --quiet --book && book/build.sh --format "$(FORMAT)" --edition "$(EDITION)"

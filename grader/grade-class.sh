@@ -5,6 +5,9 @@
 # gradebook.csv, scores.csv, class.html, run.log, and per student FOLDER/{report.txt,results.json,
 # junit.xml}; prints each student's total.
 #   grade-class.sh CLASS_DIR [LESSON] [--jobs N] [--out DIR] [--force] [--backend B] [--unsafe]
+#                  [--scheduler local|slurm] [--chunk N]
+# --scheduler slurm: the gradings are a Slurm job array (grader/class/slurm-submit.sh: CHUNK students a task,
+# at most JOBS tasks at once), and a job that waits for them writes the outputs (merge.sh).
 # Students' code runs in the sandbox (grader/lib/sandbox.sh); where there is none, grading a class is
 # refused unless --unsafe says that its code may read and write whatever the grader can. A student whose
 # submission and grader are unchanged since an earlier run (same parent folder) is not graded again, but
@@ -19,7 +22,7 @@ export WB_ROOT
 # shellcheck source=grader/lib/backend.sh
 . "$WB_ROOT/grader/lib/backend.sh"
 cls=$WB_ROOT/grader/class
-unsafe=0 jobs="" out="" force=0 backend=${BACKEND:-auto} args=()
+unsafe=0 jobs="" out="" force=0 backend=${BACKEND:-auto} scheduler=local chunk=1 args=()
 while [ $# -gt 0 ]; do
   case $1 in
     --unsafe) unsafe=1; shift ;;
@@ -27,6 +30,8 @@ while [ $# -gt 0 ]; do
     --jobs) jobs=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --backend) backend=$2; shift 2 ;;
+    --scheduler) scheduler=$2; shift 2 ;;
+    --chunk) chunk=$2; shift 2 ;;
     *) args+=("$1"); shift ;;
   esac
 done
@@ -36,6 +41,12 @@ if [ $# -lt 1 ] || [ ! -d "$1" ]; then
   exit 2
 fi
 [ -z "$jobs" ] || [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "error: JOBS must be a number of parallel gradings, not \"$jobs\"" >&2; exit 2; }
+[[ $chunk =~ ^[1-9][0-9]*$ ]] || { echo "error: CHUNK must be a number of students per Slurm task, not \"$chunk\"" >&2; exit 2; }
+case $scheduler in
+  local) ;;
+  slurm) command -v sbatch >/dev/null 2>&1 || { echo "error: SCHEDULER=slurm, but sbatch is not installed here (a Slurm client)" >&2; exit 2; } ;;
+  *) echo "error: SCHEDULER must be local or slurm, not \"$scheduler\"" >&2; exit 2 ;;
+esac
 if ! sandbox_available && [ "$unsafe" = 0 ]; then
   echo "error: no sandbox here ($WB_SANDBOX_WHY): a class's code would run with the grader's rights; make grade UNSAFE=1 grades anyway" >&2
   exit 2
@@ -45,14 +56,20 @@ if [ -n "${2:-}" ]; then ids=$(lesson_resolve "$2") || exit 2; else ids=$(lesson
 "$WB_ROOT/grader/setup.sh" --quiet || exit 2
 
 # The backend is chosen, and what every grading shares built, once, before the gradings run in parallel.
-backend_choose "$backend" || exit 2
+# With Slurm and BACKEND=gpu the GPUs are the compute nodes', not this machine's: each task asks for one, and
+# its grading checks it there.
+if [ "$scheduler" = slurm ] && [ "$backend" = gpu ]; then
+  WB_BACKEND=gpu WB_BACKEND_WHY="BACKEND=gpu: each Slurm task asks for a GPU (--gres=gpu:1)"
+else
+  backend_choose "$backend" || exit 2
+fi
 if [ "$WB_BACKEND" = none ]; then
   echo "error: nothing here can run the students' programs ($WB_BACKEND_WHY): every step but the compile would score 0" >&2
   exit 2
 fi
 if [ "$WB_BACKEND" = cpu ]; then
   "$WB_NVCC" --ensure-runtime >/dev/null || { echo "error: the CPU backend's runtime does not build" >&2; exit 2; }
-elif [ "$WB_BACKEND" = gpu ]; then
+elif [ "$WB_BACKEND" = gpu ] && [ "$scheduler" = local ]; then
   # shellcheck source=grader/lib/build.sh
   . "$WB_ROOT/grader/lib/build.sh"
   for f in trace wrappers kernel_info; do shim_object "$f" >/dev/null || exit 2; done
@@ -60,9 +77,10 @@ elif [ "$WB_BACKEND" = gpu ]; then
 fi
 # JOBS: by default one grading per core on the CPU backend, and one at a time on a GPU, where programs run
 # side by side would share its memory (lesson 07 fills it up to a budget) and its time (the speed steps).
+jobs_asked=$jobs
 if [ -z "$jobs" ]; then
   if [ "$WB_BACKEND" = gpu ]; then jobs=1; else jobs=$(nproc); fi
-elif [ "$WB_BACKEND" = gpu ] && [ "$jobs" -gt 1 ]; then
+elif [ "$WB_BACKEND" = gpu ] && [ "$jobs" -gt 1 ] && [ "$scheduler" = local ]; then
   echo "note: JOBS=$jobs on one GPU: the speed and memory-budget steps of programs run side by side may disturb each other" >&2
 fi
 
@@ -77,8 +95,14 @@ fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 parent=$(dirname "$out")
-work=$(mktemp -d "${TMPDIR:-/tmp}/cudawb-class.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+if [ "$scheduler" = slurm ]; then
+  # The tasks run elsewhere and later: their work area is in the run folder (on the shared file system).
+  work=$out/work
+  mkdir -p "$work"
+else
+  work=$(mktemp -d "${TMPDIR:-/tmp}/cudawb-class.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+fi
 # shellcheck disable=SC2086 # ids are words
 "$cls/steps.sh" "$WB_BACKEND" $ids >"$out/steps.tsv"
 export WB_CLASS_IDS=${ids//$'\n'/ } WB_CLASS_BACKEND=$WB_BACKEND WB_CLASS_WORK=$work WB_CLASS_PARENT=$parent \
@@ -96,6 +120,12 @@ while IFS= read -r -d '' e; do
 done < <(find "$class" -mindepth 1 -maxdepth 1 ! -name '.*' -print0 | LC_ALL=C sort -z)
 total=${#entries[@]}
 [ "$total" -gt 0 ] || { echo "error: $class holds no student" >&2; exit 2; }
+# The students, for the gradings and merge.sh: FOLDER NUL ENTRY NUL each (a name may hold any byte but NUL).
+for i in "${!entries[@]}"; do printf '%s\0%s\0' "${folders[i]}" "${entries[i]}"; done >"$out/students.list"
+title="Class $(basename "$class"), $(date '+%Y-%m-%d %H:%M'), $WB_BACKEND backend"
+if [ "$scheduler" = slurm ]; then
+  exec "$cls/slurm-submit.sh" "$out" "$title" "$chunk" "$jobs_asked" ${2:+"$2"}
+fi
 echo "backend: $WB_BACKEND ($WB_BACKEND_WHY); $total students, $jobs at a time; results: $out" >&2
 # shellcheck source=grader/class/progress.sh
 . "$cls/progress.sh"
@@ -125,41 +155,4 @@ for i in "${!entries[@]}"; do
 done
 while [ "${#running[@]}" -gt 0 ]; do wait -n -p ended || true; finish "$ended"; done
 progress_end
-
-# Each student's name, as bytes (a grading that failed early wrote none: the entry's name then).
-names=()
-for i in "${!folders[@]}"; do
-  names[i]=${entries[i]##*/}
-  [ ! -f "$out/${folders[i]}/name" ] || IFS= read -r -d '' "names[i]" <"$out/${folders[i]}/name" || true
-done
-
-# The outputs, all from one table: students.tsv and each student's results become class.tsv (outputs.sh).
-for i in "${!folders[@]}"; do
-  f=${folders[i]}
-  state=$(cat "$out/$f/state" 2>/dev/null || echo not-graded) reason=""
-  [ "$state" != not-graded ] || reason=$(cat "$out/$f/reason" 2>/dev/null || echo "the grading did not finish (see run.log)")
-  printf '%s\t%s\t%s\t%s\n' "$f" "$(tsv_escape "${names[i]}")" "$state" "$(tsv_escape "$reason")"
-done >"$out/students.tsv"
-"$cls/outputs.sh" "$out" "Class $(basename "$class"), $(date '+%Y-%m-%d %H:%M'), $WB_BACKEND backend"
-for i in "${!folders[@]}"; do
-  f=${folders[$i]}
-  printf '%s\t%s\t%s\n' "$f" "$(tsv_escape "${names[i]}")" "$(cat "$out/$f/log" 2>/dev/null || head -c 300 "$work/$f.err")"
-done >"$out/run.log"
-# latest: a link to this run, in build/class/, or beside an OUT=DIR whose parent holds other runs already
-# (a parent that is not a folder of runs gets no link).
-if [ ! -e "$parent/latest" ] || [ -L "$parent/latest" ]; then
-  if [ "$parent" = "$(cd "$WB_BUILD/class" 2>/dev/null && pwd)" ] || [ -L "$parent/latest" ] ||
-    [ "$(find "$parent" -mindepth 2 -maxdepth 2 -name steps.tsv -printf x | wc -c)" -ge 2 ]; then
-    ln -sfn "$(basename "$out")" "$parent/latest"
-  fi
-fi
-
-# Each student's total, as before; then where everything is.
-declare -A got=() max=()
-while IFS=$'\t' read -r f g m; do got[$f]=$g max[$f]=$m; done < <(
-  LC_ALL=C awk -F '\t' '{ t[$1] += $7; m[$1] += $8 } END { for (f in t) print f "\t" t[f] "\t" m[f] }' "$out/class.tsv")
-for i in "${!folders[@]}"; do
-  f=${folders[i]}
-  printf '%-24s %4s / %-4s points   (report: %s)\n' "$(shown "${names[i]}")" "${got[$f]}" "${max[$f]}" "${out#"$WB_ROOT"/}/$f/report.txt"
-done
-echo "scores: ${out#"$WB_ROOT"/}/scores.csv, gradebook.csv, class.html"
+"$cls/merge.sh" "$out" "$work" "$title"

@@ -9,6 +9,6 @@ lesson_table
 echo
 echo "Commands:"
 sed -n 's/^\([a-z]*\): *##\(.*\)/\1\t\2/p' "$WB_ROOT/Makefile" |
-  while IFS=$'\t' read -r target text; do printf '  make %-9s%s\n' "$target" "$text"; done
+  while IFS=$'\t' read -r target text; do printf '  make %-11s%s\n' "$target" "$text"; done
 echo
 echo "Start with: make check LESSON=1   (and read lessons/01-allocation.md)"

@@ -4,17 +4,38 @@
 # book/test.sh checks the book with (Chromium, epubcheck, poppler-utils; it skips, saying so, what is missing).
 # bubblewrap sandboxes student programs where it can be installed.
 # As root on Debian or Ubuntu it installs what is missing; otherwise it prints the exact command.
-#   setup.sh [--quiet] [--book] [--book-tests]
+#   setup.sh [--quiet] [--book] [--book-tests] [--tests]
+# --tests: also the tools some tests use and skip without, saying so (make test): jq, xmllint, zip, unzip,
+# git (make grade's outputs and inputs), chromium (class.html rendered), slurm-wlm and munge (SCHEDULER=slurm);
+# installed as root, otherwise named in one line, never an error.
 set -euo pipefail
-quiet=0 book=0 book_tests=0
+quiet=0 book=0 book_tests=0 tests=0
 for arg in "$@"; do
   case $arg in
     --quiet) quiet=1 ;;
     --book) book=1 ;;
     --book-tests) book=1 book_tests=1 ;;
-    *) echo "usage: setup.sh [--quiet] [--book] [--book-tests]" >&2; exit 2 ;;
+    --tests) tests=1 ;;
+    *) echo "usage: setup.sh [--quiet] [--book] [--book-tests] [--tests]" >&2; exit 2 ;;
   esac
 done
+
+if [ "$tests" = 1 ]; then
+  tools=()
+  for pair in jq:jq xmllint:libxml2-utils zip:zip unzip:unzip git:git chromium:chromium sbatch:slurm-wlm munged:munge; do
+    command -v "${pair%%:*}" >/dev/null 2>&1 || PATH=$PATH:/usr/sbin command -v "${pair%%:*}" >/dev/null 2>&1 || tools+=("${pair#*:}")
+  done
+  if [ ${#tools[@]} -gt 0 ]; then
+    if [ -z "${WB_NO_INSTALL:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+      echo "setup: installing ${tools[*]} (Debian packages some tests use)" >&2
+      { apt-get install -y -qq "${tools[@]}" >/dev/null 2>&1 ||
+        { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "${tools[@]}" >/dev/null 2>&1; }; } ||
+        echo "note: could not install ${tools[*]}: the tests that need them skip, saying so" >&2
+    else
+      echo "note: the tests that need ${tools[*]} skip without them; to run them: sudo apt-get install -y ${tools[*]}" >&2
+    fi
+  fi
+fi
 
 lib_path=${BATS_LIB_PATH:-/usr/lib/bats}
 missing=()

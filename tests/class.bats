@@ -8,6 +8,8 @@ VARIANT=tests/variants/01-allocation/forgot-to-free.patch
 
 setup_file() {
   load lib/helpers
+  # The student release has no solutions to make a class of: the tests of its results skip there.
+  ! in_release || return 0
   local c=$BATS_FILE_TMPDIR/class src=$BATS_FILE_TMPDIR/src unsafe=()
   mkdir -p "$c" "$src"
   # Asked in a subshell: the answer sandbox.sh caches (exported) must not reach the tests' gradings.
@@ -89,6 +91,7 @@ csv_rows() {
 }
 
 @test "make grade grades every student once, shows its progress, and writes every output" {
+  require_solutions # the class graded in setup_file
   cat "$BATS_FILE_TMPDIR/times"
   run cat "$BATS_FILE_TMPDIR/first.err"
   refute_output --partial "status "
@@ -106,6 +109,7 @@ csv_rows() {
 }
 
 @test "every student has a row in gradebook.csv and rows in scores.csv, names as they were" {
+  require_solutions # the class graded in setup_file
   local names
   csv_rows "$RUN/gradebook.csv" >"$BATS_TEST_TMPDIR/gb"
   names=$(tail -n +2 "$BATS_TEST_TMPDIR/gb" | cut -f 1 | sort)
@@ -127,6 +131,7 @@ csv_rows() {
 }
 
 @test "gradebook.csv: the step columns add up to each total, and the maximum is everyone's" {
+  require_solutions # the class graded in setup_file
   csv_rows "$RUN/gradebook.csv" >"$BATS_TEST_TMPDIR/gb"
   run awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9][0-9] step [0-9]+$/) step[i] = 1; next }
     { s = 0; for (i in step) s += $i
@@ -138,6 +143,7 @@ csv_rows() {
 }
 
 @test "the solution scores 17/17, the skeleton and the variant less, the work tree's edit and the bare repository's HEAD are graded" {
+  require_solutions # the class graded in setup_file
   local step
   step=$(variant_step "$WB_ROOT/$VARIANT")
   csv_rows "$RUN/scores.csv" >"$BATS_TEST_TMPDIR/sc"
@@ -157,6 +163,7 @@ csv_rows() {
 }
 
 @test "unsafe and corrupt entries get not-graded rows with the reason, and nothing is written outside" {
+  require_solutions # the class graded in setup_file
   csv_rows "$RUN/scores.csv" >"$BATS_TEST_TMPDIR/sc"
   run awk -F '\t' '$1 == "evil" || $1 == "link" || $1 == "-dash Zoë" { print $1 ": " $5 ": " $8 }' "$BATS_TEST_TMPDIR/sc"
   assert_line --regexp '^evil: not-graded: unsafe entry \(a \.\. component\): \.\./evil$'
@@ -168,6 +175,7 @@ csv_rows() {
 }
 
 @test "results.json parses (jq), its scores add up to its score; junit.xml is valid XML (xmllint)" {
+  require_solutions # the class graded in setup_file
   local f n=0
   for f in "$RUN"/*/results.json; do
     n=$((n + 1))
@@ -192,7 +200,29 @@ csv_rows() {
   [ ! -e "$BATS_FILE_TMPDIR/class/-dash Zoë.zip" ] || assert_line 'student: -dash Zoë'
 }
 
+@test "prairielearn.json: gradable unless refused, score = points / maximum, one test per step, the report as output" {
+  require_solutions # the class graded in setup_file
+  command -v jq >/dev/null 2>&1 || skip "jq is not installed: prairielearn.json not parsed"
+  local f n=0
+  for f in "$RUN"/*/prairielearn.json; do
+    n=$((n + 1))
+    run jq -e '(.gradable | type == "boolean") and (.score >= 0 and .score <= 1) and (.message | type == "string")
+      and all(.tests[]; (.name | type == "string") and (.output | type == "string") and (.message | type == "string")
+        and .points <= .max_points)
+      and (([.tests[].max_points] | add // 0) as $m | if $m > 0 then ((.score - ([.tests[].points] | add) / $m) | fabs) < 1e-5 else .score == 0 end)' "$f"
+    assert_success
+  done
+  assert_equal "$n" "$(class_size)"
+  run jq -r '[.gradable, .score, .message] | @tsv' "$(dirname "$(grep -lx alice "$RUN"/*/name)")/prairielearn.json"
+  assert_output $'true\t1\t17/17 points'
+  run jq -r '[.gradable, .message] | @tsv' "$(dirname "$(grep -lx evil "$RUN"/*/name)")/prairielearn.json"
+  assert_output --regexp '^false.not graded: unsafe entry'
+  run jq -r .output "$(dirname "$(grep -lx alice "$RUN"/*/name)")/prairielearn.json"
+  assert_line --partial 'lesson 01: 8/8 steps passed (17/17 points)'
+}
+
 @test "class.html draws the totals and the pass rates as SVG, and names every student, escaped" {
+  require_solutions # the class graded in setup_file
   assert_file_contains "$RUN/class.html" '<svg'
   assert_file_contains "$RUN/class.html" 'Smith, &quot;Jane&quot;'
   assert_file_contains "$RUN/class.html" 'report.txt'
@@ -204,6 +234,7 @@ csv_rows() {
 }
 
 @test "a second run keeps the first, and reuses every unchanged student (its run.log says so)" {
+  require_solutions # the class graded in setup_file
   local second=$BATS_FILE_TMPDIR/runs/second graded
   cat "$BATS_FILE_TMPDIR/times"
   run cat "$BATS_FILE_TMPDIR/second.err"
@@ -218,6 +249,7 @@ csv_rows() {
 }
 
 @test "FORCE=1 grades an unchanged student again" {
+  require_solutions # the class graded in setup_file
   local forced=$BATS_FILE_TMPDIR/runs/forced
   run cat "$BATS_FILE_TMPDIR/forced.err"
   refute_output --partial "status "
@@ -278,6 +310,7 @@ csv_rows() {
 }
 
 @test "without a sandbox make grade refuses a class unless UNSAFE=1; bad arguments are one-line errors" {
+  require_solutions # the class graded in setup_file
   run env -u WB_SANDBOX_STATE WB_NO_SANDBOX=1 make -s -C "$WB_ROOT" grade CLASS="$BATS_FILE_TMPDIR/class" LESSON=1 BACKEND=cpu OUT="$BATS_TEST_TMPDIR/out"
   assert_failure
   assert_output --partial "no sandbox here"

@@ -10,7 +10,7 @@ setup() {
   assert_success
   assert_output --partial "LESSON=1   01-allocation"
   assert_output --partial "Device allocation"
-  for target in check watch hint progress reset run grade test bench book doctor; do
+  for target in check watch hint progress reset run grade gradescope dist test bench book doctor; do
     assert_output --partial "make $target"
   done
 }
@@ -49,6 +49,7 @@ setup() {
 }
 
 @test "a compile error fails step 1 with the compiler's message, and every other step says why it cannot run" {
+  require_solutions
   grade 01-allocation "$(submission_from 01-allocation solutions "$(fixture_patch compile-error)")"
   assert_failure
   assert_output --regexp "FAIL  step 1: compiles cleanly"
@@ -75,6 +76,7 @@ setup() {
 }
 
 @test "a crash is reported as a signal, with the line and the allocation it touched" {
+  require_solutions
   require_backend
   grade 01-allocation "$(submission_from 01-allocation solutions "$(fixture_patch host-reads-device-pointer)")"
   assert_failure
@@ -84,6 +86,7 @@ setup() {
 }
 
 @test "an infinite loop is stopped at the time limit and reported" {
+  require_solutions
   require_backend
   WB_TIMEOUT=3 grade 01-allocation "$(submission_from 01-allocation solutions "$(fixture_patch infinite-loop)")"
   assert_failure
@@ -92,6 +95,7 @@ setup() {
 }
 
 @test "100 MB of output is capped and reported" {
+  require_solutions
   require_backend
   grade 01-allocation "$(submission_from 01-allocation solutions "$(fixture_patch flood)")"
   assert_failure
@@ -100,6 +104,7 @@ setup() {
 }
 
 @test "a submission that overwrites an expected output changes nothing" {
+  require_solutions
   require_backend
   local target=$WB_ROOT/grader/01-allocation/expected/probe.out before
   before=$(cksum <"$target")
@@ -167,6 +172,7 @@ setup() {
 }
 
 @test "make grade writes one CSV row per student, lesson and step, into build/class/latest/" {
+  require_solutions
   local repo
   repo=$(repo_copy)
   mkdir -p "$BATS_TEST_TMPDIR/class/alice" "$BATS_TEST_TMPDIR/class/bob"

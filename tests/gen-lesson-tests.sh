@@ -16,6 +16,7 @@ mkdir -p "$(dirname "$out")"
     cat <<TESTS
 
 @test "$id: the reference solution passes every step" {
+  require_solutions
   require_backend
   grade $id "\$(submission_from $id solutions)"
   assert_success

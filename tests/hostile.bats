@@ -269,6 +269,7 @@ expect_contained() {
 }
 
 @test "make grade over a class with hostile students gives everyone else their honest score" {
+  require_solutions
   local repo class=$BATS_TEST_TMPDIR/class name
   repo=$(repo_copy)
   mkdir -p "$class/alice" "$class/bob"

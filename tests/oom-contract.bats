@@ -91,6 +91,7 @@ report() {
 }
 
 @test "a call site is named by the student's file and line, also when nvcc's debug information names its intermediate file" {
+  require_solutions
   command -v nvcc >/dev/null 2>&1 && command -v objdump >/dev/null 2>&1 || skip "needs nvcc and objdump"
   local src=$WB_ROOT/solutions/01-allocation/alloc.cu call want wrap
   wrap=$("$WB_ROOT/grader/shim/wrapped.sh")
@@ -103,6 +104,7 @@ report() {
 }
 
 @test "one grader can sweep two modes of a program, each under its own run names, failing every call site" {
+  require_solutions
   require_backend
   export WB_BACKEND
   WB_BACKEND=$(wb_backend)

@@ -5,7 +5,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-grader/setup.sh --quiet
+grader/setup.sh --quiet --tests
 book_ready=1
 grader/setup.sh --quiet --book-tests || book_ready=0
 

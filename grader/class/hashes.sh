@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The hashes that say whether a student's results can be reused (sha256, hex):
 #   hashes.sh grader BACKEND LESSON_ID...   what grades: grader/ (but grader/class/, which only writes
-#                                            the outputs), kernels/ and cpu/'s sources (build outputs aside), the lesson ids and the backend
+#                                            the outputs, grader/course/ and grader/bench/, which grade
+#                                            nothing themselves), kernels/ and cpu/'s sources (build outputs
+#                                            aside), the lesson ids and the backend
 #   hashes.sh submission DIR LESSON_ID...    what is graded: each lesson's own files in DIR/ID/ (the ones
 #                                            check.sh takes), by name and content; a missing one as such
 set -euo pipefail
@@ -14,7 +16,7 @@ case $what in
   grader)
     {
       printf 'backend %s lessons %s\n' "$dir" "$*"
-      cd "$WB_ROOT" && find grader kernels cpu -path grader/class -prune -o \( -name build -o -name '*.o' -o -name '*.a' \) -prune -o -type f -print0 |
+      cd "$WB_ROOT" && find grader kernels cpu \( -path grader/class -o -path grader/course -o -path grader/bench \) -prune -o \( -name build -o -name '*.o' -o -name '*.a' \) -prune -o -type f -print0 |
         LC_ALL=C sort -z | xargs -0 sha256sum
     } | sha256sum | cut -c 1-64 ;;
   submission)

@@ -14,7 +14,7 @@ END {
   print "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" xml(title) "</title>"
   print "<style>body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:60em;color:#222}"
   print "table{border-collapse:collapse}td,th{padding:2px 8px;text-align:left;border-bottom:1px solid #ddd}"
-  print "td.n{text-align:right}svg text{font:11px sans-serif}.bar{fill:#4a7bd0}.ng{color:#a33}</style></head><body>"
+  print "td.n{text-align:right}svg text{font:11px sans-serif}.bar{fill:#4a7bd0}.bar.off{fill:#bbb}.ng{color:#a33}</style></head><body>"
   print "<h1>" xml(title) "</h1>"
   # The histogram: totals as a share of the maximum, in ten bins.
   m = 0; for (s = 1; s <= ns; s++) if (max[stu[s]] > m) m = max[stu[s]]
@@ -22,20 +22,26 @@ END {
   for (s = 1; s <= ns; s++) { b = (m > 0) ? int(10 * tot[stu[s]] / m) : 0; if (b > 9) b = 9; bin[b]++ }
   top = 1; for (b = 0; b < 10; b++) if (bin[b] > top) top = bin[b]
   print "<h2>Totals (" ns " students, out of " m " points)</h2>"
-  print "<svg width=\"520\" height=\"200\" viewBox=\"0 0 520 200\" role=\"img\" aria-label=\"histogram of totals\">"
+  print "<svg width=\"540\" height=\"200\" viewBox=\"0 0 540 200\" role=\"img\" aria-label=\"histogram of totals\">"
+  # A bar per bin between its edges (the last one holds 100%), the count above it, the edges below the axis.
   for (b = 0; b < 10; b++) {
-    h = int(150 * bin[b] / top); x = 20 + 50 * b
-    printf "<rect class=\"bar\" x=\"%d\" y=\"%d\" width=\"44\" height=\"%d\"><title>%d%%-%d%%: %d</title></rect>", x, 170 - h, h, 10 * b, 10 * b + 10, bin[b]
-    printf "<text x=\"%d\" y=\"%d\">%d</text><text x=\"%d\" y=\"188\">%d%%</text>\n", x + 16, 165 - h, bin[b], x + 8, 10 * b
+    h = int(150 * bin[b] / top); x = 23 + 50 * b
+    printf "<rect class=\"bar\" x=\"%d\" y=\"%d\" width=\"44\" height=\"%d\"><title>%d%% to %s%d%%: %d</title></rect>", x, 170 - h, h, 10 * b, (b == 9 ? "" : "under "), 10 * b + 10, bin[b]
+    printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d</text>\n", x + 22, 165 - h, bin[b]
   }
-  print "</svg>"
+  print "<line x1=\"20\" y1=\"170.5\" x2=\"520\" y2=\"170.5\" stroke=\"#888\"/>"
+  for (b = 0; b <= 10; b++) printf "<text x=\"%d\" y=\"186\" text-anchor=\"middle\">%d%%</text>", 20 + 50 * b, 10 * b
+  print "\n</svg>"
   # Each step's pass rate, a bar each.
   print "<h2>Pass rate per step</h2>"
   printf "<svg width=\"720\" height=\"%d\" viewBox=\"0 0 720 %d\" role=\"img\" aria-label=\"pass rate per step\">\n", 18 * nc + 10, 18 * nc + 10
   for (c = 1; c <= nc; c++) {
     r = (ns > 0) ? pass[col[c]] / ns : 0; y = 18 * (c - 1) + 4
-    printf "<text x=\"0\" y=\"%d\">%s</text><rect class=\"bar\" x=\"330\" y=\"%d\" width=\"%d\" height=\"13\"/><text x=\"%d\" y=\"%d\">%d%%%s</text>\n",
-      y + 11, xml(substr(cname[c], 1, 52)), y, int(300 * r), 336 + int(300 * r), y + 11, int(100 * r + 0.5), here[c] ? "" : " (not graded here)"
+    # A long name is cut at a word, with an ellipsis; the whole name is its tooltip.
+    label = cname[c]
+    if (length(label) > 56) { label = substr(label, 1, 55); sub(/[ ,:;]*[^ ]*$/, "", label); label = label "\342\200\246" }
+    printf "<text x=\"0\" y=\"%d\"><title>%s</title>%s</text><rect class=\"%s\" x=\"330\" y=\"%d\" width=\"%d\" height=\"13\"/><text x=\"%d\" y=\"%d\">%d%%%s</text>\n",
+      y + 11, xml(cname[c]), xml(label), here[c] ? "bar" : "bar off", y, int(300 * r), 336 + int(300 * r), y + 11, int(100 * r + 0.5), here[c] ? "" : " (not graded here)"
   }
   print "</svg>"
   # The students, highest total first (a stable insertion sort: ties keep the class's order).

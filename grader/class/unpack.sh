@@ -60,8 +60,17 @@ case $entry in
   *)
     if [ -d "$entry" ] && [ "$(git -c safe.directory='*' --git-dir="$entry" rev-parse --is-bare-repository 2>/dev/null)" = true ]; then
       # A bare repository: HEAD's tree, read blob by blob (git archive would run the repository's own
-      # filters, which its config may point at any command).
-      g=(git -c safe.directory='*' --git-dir="$entry")
+      # filters, which its config may point at any command). Its objects must be its own: alternates, a
+      # commondir or a linked objects folder would make git read another repository on the grader's disk
+      # (another student's, the solutions'), and so would the environment's object directories.
+      for p in objects objects/info objects/info/alternates commondir; do
+        [ ! -L "$entry/$p" ] || refuse "a bare repository whose $p is a link: git would read another repository's objects"
+      done
+      [ ! -e "$entry/objects/info/alternates" ] ||
+        refuse "a bare repository with objects/info/alternates: git would read another repository's objects"
+      [ ! -e "$entry/commondir" ] || refuse "a bare repository with a commondir file: git would read another repository's objects"
+      g=(env -u GIT_ALTERNATE_OBJECT_DIRECTORIES -u GIT_OBJECT_DIRECTORY -u GIT_COMMON_DIR -u GIT_DIR
+        git -c safe.directory='*' --git-dir="$entry")
       "${g[@]}" ls-tree -r -l -z HEAD >"$err.t" 2>"$err" || { rm -f "$err.t"; refuse "a bare repository without a readable HEAD: $(first_line "$err")"; }
       why=$(tr '\0' '\n' <"$err.t" | awk '{ name = $0; sub(/^[^\t]*\t/, "", name)
           t = ($1 == "100644" || $1 == "100755") ? "-" : "l"; print t, $4, name }' | check_listing) ||

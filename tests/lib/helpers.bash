@@ -20,6 +20,17 @@ wb_backend() {
   printf '%s\n' "$WB_TEST_BACKEND"
 }
 
+# The student release (make dist) has no solutions/, tests/variants/ or tests/rewrites/: a test that grades
+# them cannot run there, and must not pass silently. require_solutions skips it, saying so; a setup_file
+# that needs them returns early when in_release (Bats 1.8 cannot skip from setup_file), and its setup()
+# calls require_solutions.
+in_release() {
+  [ ! -d "$WB_ROOT/solutions" ] || [ ! -d "$WB_ROOT/tests/variants" ]
+}
+require_solutions() {
+  ! in_release || skip "solutions/ and the variants are not in the student release"
+}
+
 # Skips the test where no GPU and no CPU backend can run the students' programs.
 require_backend() {
   [ "$(wb_backend)" != none ] || skip "needs a GPU or the CPU backend to run programs"

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# make grade's throughput, measured in one run: N generated submissions (copies of the solutions, and of the
+# solutions with a known-wrong variant applied to each lesson: submission k takes every lesson's variant
+# k mod its count, so no two are alike and none is reused), graded with JOBS=1, then again with JOBS=2
+# (FORCE=1, separate run folders): each run's wall time, submissions and lesson gradings per minute, and the
+# speed-up of JOBS=2 over JOBS=1.
+#   class.sh [N] [LESSON]   (default N=100, every lesson; BACKEND as for make grade)
+# A full run is long (N x lessons x two runs: hours at the default on two cores); the numbers are only as
+# quiet as the machine is.
+set -euo pipefail
+WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=grader/lib/lessons.sh
+. "$WB_ROOT/grader/lib/lessons.sh"
+n=${1:-100} lesson=${2:-}
+[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "usage: class.sh [N] [LESSON]   (N submissions, default 100)" >&2; exit 2; }
+if [ -n "$lesson" ]; then ids=$(lesson_resolve "$lesson") || exit 2; else ids=$(lesson_ids); fi
+[ -d "$WB_ROOT/solutions" ] || { echo "error: the benchmark grades copies of solutions/, which is not in the student release" >&2; exit 2; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/cudawb-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# The class: submission 0 the solutions; submission k > 0 every lesson's variant (k - 1) mod its count.
+for k in $(seq 0 $((n - 1))); do
+  s=$work/class/student-$(printf '%04d' "$k")
+  for id in $ids; do
+    mkdir -p "$s" && cp -R "$WB_ROOT/solutions/$id" "$s/"
+    [ "$k" -gt 0 ] || continue
+    mapfile -t patches < <(find "$WB_ROOT/tests/variants/$id" -name '*.patch' 2>/dev/null | LC_ALL=C sort)
+    [ ${#patches[@]} -gt 0 ] || continue
+    patch --quiet -p1 -d "$s/$id" <"${patches[$(((k - 1) % ${#patches[@]}))]}" >/dev/null
+  done
+done
+lessons=$(wc -w <<<"$ids")
+unsafe=()
+# shellcheck source=grader/lib/sandbox.sh
+(. "$WB_ROOT/grader/lib/sandbox.sh" && sandbox_available) || unsafe=(--unsafe)
+echo "make grade's throughput: $n submissions x $lessons lesson(s), on $(nproc) cores"
+printf '%-6s %10s %16s %20s\n' JOBS "wall s" "submissions/min" "lesson gradings/min"
+declare -A wall=()
+for jobs in 1 2; do
+  start=$(date +%s%N)
+  "$WB_ROOT/grader/grade-class.sh" "$work/class" ${lesson:+"$lesson"} --jobs "$jobs" --force --out "$work/runs-$jobs/run" \
+    "${unsafe[@]}" >"$work/jobs-$jobs.log" 2>&1 || { echo "error: make grade failed with JOBS=$jobs:" >&2; tail -n 5 "$work/jobs-$jobs.log" >&2; exit 1; }
+  wall[$jobs]=$((($(date +%s%N) - start) / 1000000))
+  awk -v j="$jobs" -v ms="${wall[$jobs]}" -v n="$n" -v l="$lessons" \
+    'BEGIN { printf "%-6d %10.1f %16.2f %20.2f\n", j, ms / 1000, n * 60000 / ms, n * l * 60000 / ms }'
+done
+sed -n 's/^\(backend: [^;]*\);.*/\1/p' "$work/jobs-1.log"
+awk -v a="${wall[1]}" -v b="${wall[2]}" 'BEGIN { printf "speed-up of JOBS=2 over JOBS=1: %.2fx\n", a / b }'
