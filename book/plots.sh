@@ -36,7 +36,7 @@ bars() {
       printf "  <title id=\"t\">%s</title>\n", esc(title)
       print "  <!-- Made by book/plots.sh from facts/measured/: edit the data, not this file. -->"
       print "  <style>"
-      print "    text { font: 13px sans-serif; fill: #24292f; } .title { font-weight: bold; font-size: 14px; }"
+      print "    text { font-size: 13px; font-family: \"Liberation Sans\", Arial, Helvetica, sans-serif; fill: #24292f; } .title { font-weight: bold; font-size: 14px; }"
       print "    .axis { stroke: #24292f; stroke-width: 1; } .tick { stroke: #24292f; stroke-width: 2; }"
       print "    .a { fill: #4c8bf5; fill-opacity: .55; } .b { fill: #f0a020; fill-opacity: .6; } .c { fill: #2ea043; fill-opacity: .55; }"
       print "    @media (prefers-color-scheme: dark) { text { fill: #e6edf3; } .axis, .tick { stroke: #e6edf3; } }"
