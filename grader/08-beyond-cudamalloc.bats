@@ -16,9 +16,10 @@ setup() {
 LESSON_WORK="cudaMallocAsync|cudaMallocFromPoolAsync=2 cudaFreeAsync=1"
 CHUNK=65536 # floats per chunk (kernels/pipeline.cuh)
 # The speed-up stream-ordered scratch must give the pipeline over 2^24 floats in 256 chunks, against
-# cudaMalloc/cudaFree per chunk. The H200 gave 4.96x to 7.01x in 20 runs of 20 (tests/gpu/README.md): the
-# threshold holds in every one, with room for a busier machine.
-MIN_SPEEDUP=3
+# cudaMalloc/cudaFree per chunk. The H200 gave 4.96x to 7.01x in 20 runs of the solution built without the
+# trace (tests/gpu/README.md); a graded run, whose trace records each of the ~1,300 calls, fell below 3 once
+# for a variant with the solution's timed path. 2 until 20 graded runs are measured.
+MIN_SPEEDUP=2
 
 run_chosen() { run_program --name "run-$(chosen_n)" -- "$(chosen_n)"; }
 run_host() { run_program --name "host-$(chosen_n)" -- --host "$(chosen_n)"; }
