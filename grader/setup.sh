@@ -20,17 +20,24 @@ for arg in "$@"; do
   esac
 done
 
+# can_install: as root, with apt-get, and not told to only say what is missing (WB_NO_INSTALL=1: the tests use
+# it; so can a root user who prefers to).
+can_install() { [ -z "${WB_NO_INSTALL:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
+# apt_install PACKAGE...: installs them, updating the package lists first if the plain install fails.
+apt_install() {
+  apt-get install -y -qq "$@" >/dev/null 2>&1 ||
+    { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "$@" >/dev/null 2>&1; }
+}
+
 if [ "$tests" = 1 ]; then
   tools=()
   for pair in jq:jq xmllint:libxml2-utils zip:zip unzip:unzip git:git chromium:chromium sbatch:slurm-wlm munged:munge; do
     command -v "${pair%%:*}" >/dev/null 2>&1 || PATH=$PATH:/usr/sbin command -v "${pair%%:*}" >/dev/null 2>&1 || tools+=("${pair#*:}")
   done
   if [ ${#tools[@]} -gt 0 ]; then
-    if [ -z "${WB_NO_INSTALL:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    if can_install; then
       echo "setup: installing ${tools[*]} (Debian packages some tests use)" >&2
-      { apt-get install -y -qq "${tools[@]}" >/dev/null 2>&1 ||
-        { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "${tools[@]}" >/dev/null 2>&1; }; } ||
-        echo "note: could not install ${tools[*]}: the tests that need them skip, saying so" >&2
+      apt_install "${tools[@]}" || echo "note: could not install ${tools[*]}: the tests that need them skip, saying so" >&2
     else
       echo "note: the tests that need ${tools[*]} skip without them; to run them: sudo apt-get install -y ${tools[*]}" >&2
     fi
@@ -76,11 +83,9 @@ if [ ${#missing[@]} -eq 0 ]; then
 fi
 
 want=("${missing[@]}" ${optional:+"${optional[@]}"})
-# WB_NO_INSTALL=1: only say what is missing (the tests use it; so can a root user who prefers to).
-if [ -z "${WB_NO_INSTALL:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+if can_install; then
   echo "setup: installing ${want[*]} (Debian packages)" >&2
-  if ! { apt-get install -y -qq "${want[@]}" >/dev/null 2>&1 ||
-    { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "${want[@]}" >/dev/null 2>&1; }; }; then
+  if ! apt_install "${want[@]}"; then
     echo "error: could not install ${want[*]}; try: apt-get update && apt-get install -y ${want[*]}" >&2
     exit 1
   fi
