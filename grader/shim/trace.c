@@ -654,22 +654,30 @@ void tr_free(struct tr_rec *r, const void *ptr, int kinds)
     pthread_mutex_unlock(&lock);
 }
 
-static void new_handle(struct tr_rec *r, struct handle **list, size_t *n, size_t *cap, unsigned long *ids,
-                       const char *what, const void *h)
+/* Appends handle h, numbered next, to a list (the lock held); returns its entry. */
+static struct handle *append_handle(struct handle **list, size_t *n, size_t *cap, unsigned long *ids, const void *h,
+                                    int live)
 {
-    if (r->status != cudaSuccess || h == NULL)
-        return;
-    pthread_mutex_lock(&lock);
     if (*n == *cap) {
         *cap = *cap ? 2 * *cap : 64;
         *list = (struct handle *)realloc(*list, *cap * sizeof **list);
     }
     (*list)[*n].h = h;
     (*list)[*n].id = ++*ids;
-    (*list)[*n].live = 1;
-    (*n)++;
+    (*list)[*n].live = live;
+    return &(*list)[(*n)++];
+}
+
+static void new_handle(struct tr_rec *r, struct handle **list, size_t *n, size_t *cap, unsigned long *ids,
+                       const char *what, const void *h)
+{
+    unsigned long id;
+    if (r->status != cudaSuccess || h == NULL)
+        return;
+    pthread_mutex_lock(&lock);
+    id = append_handle(list, n, cap, ids, h, 1)->id;
     pthread_mutex_unlock(&lock);
-    add(r, "%s%s=%s#%lu", r->len ? " " : "", what, what, *ids);
+    add(r, "%s%s=%s#%lu", r->len ? " " : "", what, what, id);
 }
 
 static void end_handle(struct tr_rec *r, struct handle *list, size_t n, const void *h)
@@ -700,24 +708,18 @@ void tr_end_event(struct tr_rec *r, cudaEvent_t e) { end_handle(r, events, neven
 static void pool_field(struct tr_rec *r, cudaMemPool_t pool, int created)
 {
     struct handle *found;
+    unsigned long id;
     if (pool == NULL) {
         add(r, "%spool=null", r->len ? " " : "");
         return;
     }
     pthread_mutex_lock(&lock);
     found = find_handle(pools, npools, pool);
-    if (found == NULL || created) {
-        if (npools == cap_pools) {
-            cap_pools = cap_pools ? 2 * cap_pools : 16;
-            pools = (struct handle *)realloc(pools, cap_pools * sizeof *pools);
-        }
-        found = &pools[npools++];
-        found->h = pool;
-        found->id = ++pool_ids;
-        found->live = created;
-    }
+    if (found == NULL || created)
+        found = append_handle(&pools, &npools, &cap_pools, &pool_ids, pool, created);
+    id = found->id;
     pthread_mutex_unlock(&lock);
-    add(r, "%spool=pool#%lu", r->len ? " " : "", found->id);
+    add(r, "%spool=pool#%lu", r->len ? " " : "", id);
 }
 void tr_pool(struct tr_rec *r, cudaMemPool_t pool) { pool_field(r, pool, 0); }
 void tr_out_pool(struct tr_rec *r, cudaMemPool_t *pool, int created)
