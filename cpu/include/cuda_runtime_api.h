@@ -168,6 +168,62 @@ extern "C" cudaError_t cudaEventSynchronize(cudaEvent_t event, CUDAWB_AT);
 extern "C" cudaError_t cudaEventQuery(cudaEvent_t event, CUDAWB_AT);
 extern "C" cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end, CUDAWB_AT);
 
+/* CUDA graphs and stream capture (src/graph.cpp), CUDA 13.0's signatures. While a stream captures, the work
+   issued to it becomes graph nodes instead of running; a graph launched N times does its work N times. */
+struct cudaKernelNodeParams {
+    void *func;
+    dim3 gridDim, blockDim;
+    unsigned int sharedMemBytes;
+    void **kernelParams, **extra;
+};
+struct cudaHostNodeParams { cudaHostFn_t fn; void *userData; };
+#define CUDART_CB /* the calling convention of host callbacks: nothing on Linux */
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus);
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+                                     unsigned long long *id_out = 0, cudaGraph_t *graph_out = 0,
+                                     const cudaGraphNode_t **dependencies_out = 0,
+                                     const cudaGraphEdgeData **edgeData_out = 0, size_t *numDependencies_out = 0);
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
+cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags);
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                                   size_t numDependencies, const struct cudaKernelNodeParams *pNodeParams);
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cudaKernelNodeParams *pNodeParams);
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                                   size_t numDependencies, const struct cudaMemcpy3DParms *pCopyParams);
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dst,
+                                     const void *src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                                   size_t numDependencies, const struct cudaMemsetParams *pMemsetParams);
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                                 size_t numDependencies, const struct cudaHostNodeParams *pNodeParams);
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                       const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                       cudaGraph_t childGraph);
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
+                                  size_t numDependencies);
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                                     const cudaGraphEdgeData *edgeData, size_t numDependencies);
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes);
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes, size_t *pNumRootNodes);
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                              cudaGraphEdgeData *edgeData, size_t *numEdges);
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType);
+cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags = 0);
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                          unsigned long long flags = 0);
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const struct cudaKernelNodeParams *pNodeParams);
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                cudaGraphExecUpdateResultInfo *resultInfo);
+
 /* Launches: a rewritten k<<<g, b, shmem, stream>>>(args) calls this (cudawb/launch.h), with CUDA's
    cudaLaunchKernel parameters; the trace records it as cudaLaunchKernel. */
 extern "C" cudaError_t cudawbLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,

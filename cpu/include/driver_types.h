@@ -122,6 +122,46 @@ struct cudaDeviceProp {
     unsigned int gpuPciDeviceID, gpuPciSubsystemID; int hostNumaMultinodeIpcSupported, reserved[56];
 };
 
+/* CUDA graphs and stream capture (cpu/src/graph.cpp): CUDA 13.0's types and numbering. cudaKernelNodeParams,
+   cudaHostNodeParams and the calls are in cuda_runtime_api.h (they need dim3 and cudaHostFn_t). */
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUgraphNode_st *cudaGraphNode_t;
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureModeThreadLocal = 1,
+                             cudaStreamCaptureModeRelaxed = 2 };
+enum cudaStreamCaptureStatus { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1,
+                               cudaStreamCaptureStatusInvalidated = 2 };
+enum cudaStreamUpdateCaptureDependenciesFlags { cudaStreamAddCaptureDependencies = 0x0,
+                                                cudaStreamSetCaptureDependencies = 0x1 };
+enum cudaGraphNodeType {
+    cudaGraphNodeTypeKernel = 0x00, cudaGraphNodeTypeMemcpy = 0x01, cudaGraphNodeTypeMemset = 0x02,
+    cudaGraphNodeTypeHost = 0x03, cudaGraphNodeTypeGraph = 0x04, cudaGraphNodeTypeEmpty = 0x05,
+    cudaGraphNodeTypeWaitEvent = 0x06, cudaGraphNodeTypeEventRecord = 0x07, cudaGraphNodeTypeExtSemaphoreSignal = 0x08,
+    cudaGraphNodeTypeExtSemaphoreWait = 0x09, cudaGraphNodeTypeMemAlloc = 0x0a, cudaGraphNodeTypeMemFree = 0x0b,
+    cudaGraphNodeTypeConditional = 0x0d, cudaGraphNodeTypeCount
+};
+typedef struct cudaGraphEdgeData_st {
+    unsigned char from_port, to_port, type, reserved[5];
+} cudaGraphEdgeData;
+enum cudaGraphInstantiateFlags { cudaGraphInstantiateFlagAutoFreeOnLaunch = 1, cudaGraphInstantiateFlagUpload = 2,
+                                 cudaGraphInstantiateFlagDeviceLaunch = 4, cudaGraphInstantiateFlagUseNodePriority = 8 };
+enum cudaGraphExecUpdateResult {
+    cudaGraphExecUpdateSuccess = 0x0, cudaGraphExecUpdateError = 0x1, cudaGraphExecUpdateErrorTopologyChanged = 0x2,
+    cudaGraphExecUpdateErrorNodeTypeChanged = 0x3, cudaGraphExecUpdateErrorFunctionChanged = 0x4,
+    cudaGraphExecUpdateErrorParametersChanged = 0x5, cudaGraphExecUpdateErrorNotSupported = 0x6,
+    cudaGraphExecUpdateErrorUnsupportedFunctionChange = 0x7, cudaGraphExecUpdateErrorAttributesChanged = 0x8
+};
+typedef struct cudaGraphExecUpdateResultInfo_st {
+    enum cudaGraphExecUpdateResult result;
+    cudaGraphNode_t errorNode, errorFromNode;
+} cudaGraphExecUpdateResultInfo;
+struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned int value, elementSize;
+    size_t width, height;
+};
+
 #define cudaHostAllocDefault 0x00
 #define cudaHostAllocPortable 0x01
 #define cudaHostAllocMapped 0x02

@@ -2,7 +2,7 @@
 // symbol copies, with the H200's direction and range checks. Blocking copies are synchronizing calls (they run
 // the queue first); async copies are queued on their stream, except the cases where CUDA itself behaves
 // synchronously.
-#include "internal.h"
+#include "graph.h"
 #include <string.h>
 
 using namespace rt;
@@ -46,6 +46,7 @@ struct copy_op : op {
             for (size_t r = 0; r < height; r++)
                 memcpy((char *)dst + z * dslice + r * dpitch, (const char *)src + z * sslice + r * spitch, width);
     }
+    int graph_node_type() const override { return cudaGraphNodeTypeMemcpy; }
     ~copy_op() { free(snapshot); }
 };
 
@@ -58,6 +59,7 @@ struct set_op : op {
         for (size_t z = 0; z < depth; z++)
             for (size_t r = 0; r < height; r++) memset((char *)dst + z * slice + r * pitch, value, width);
     }
+    int graph_node_type() const override { return cudaGraphNodeTypeMemset; }
 };
 
 static void copy_now(copy_op &c) {
@@ -99,19 +101,22 @@ static cudaError_t copy_box(const char *fn, void *dst, size_t dpitch, size_t dsl
     if (width == 0 || height == 0 || depth == 0) return cudaSuccess;
     int d = classify(dst), s = classify(src);
     bool pageable_dst = (d & HOST_SIDE) && !(d & PINNED_SIDE), pageable_src = (s & HOST_SIDE) && !(s & PINNED_SIDE);
+    // captured (or a graph node): neither run now nor staged, as the graph reads the memory each time it runs
+    bool deferred = async && capture_defers(stream);
+    if (async && !deferred && (e = capture_stream_error(stream))) return failed(fn, e);
     copy_op c;
     c.dst = dst; c.dpitch = dpitch; c.dslice = dslice;
     c.src = src; c.spitch = spitch; c.sslice = sslice;
     c.width = width; c.height = height; c.depth = depth;
     c.snapshot = NULL;
     // Blocking copies, and async copies into pageable memory (CUDA returns only once they are done).
-    if (!async || pageable_dst) {
+    if (!deferred && (!async || pageable_dst)) {
         if ((e = flush_stream(stream))) return failed(fn, e);
         copy_now(c);
         return cudaSuccess;
     }
     copy_op *q = new copy_op(c);
-    if (pageable_src) {  // staged now: the caller may reuse its buffer as soon as the call returns
+    if (pageable_src && !deferred) {  // staged now: the caller may reuse its buffer as soon as the call returns
         q->snapshot = malloc(sext);
         if (!q->snapshot) {
             delete q;
@@ -168,6 +173,11 @@ static cudaError_t copy3d(const char *fn, const struct cudaMemcpy3DParms *p, cud
                     (const void *)at_pos(s, p->srcPos), s.pitch, mul_sat(s.pitch, s.ysize), p->extent.width,
                     p->extent.height, p->extent.depth, p->kind, stream, async);
 }
+// memcpy nodes (graph.cpp collects the operation instead of queueing it)
+cudaError_t rt::graph_copy_1d(const char *fn, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+    return copy2d(fn, dst, count, src, count, count, 1, kind, 0, true);
+}
+cudaError_t rt::graph_copy_3d(const char *fn, const struct cudaMemcpy3DParms *p) { return copy3d(fn, p, 0, true); }
 cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p, cudawb_site) { return copy3d("cudaMemcpy3D", p, 0, false); }
 cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t s, cudawb_site) {
     return copy3d("cudaMemcpy3DAsync", p, s, true);
@@ -183,6 +193,7 @@ static cudaError_t set_box(const char *fn, void *p, size_t pitch, size_t slice, 
     size_t n = extent(pitch, slice, width, height, depth);
     if (n == 0) return cudaSuccess;
     if (!check_range(p, n)) return fail(fn, cudaErrorInvalidValue);
+    if (cudaError_t e = capture_stream_error(stream)) return fail(fn, e);
     set_op *o = new set_op;
     o->dst = p; o->pitch = pitch; o->slice = slice; o->width = width; o->height = height; o->depth = depth;
     o->value = value; o->stream = stream;

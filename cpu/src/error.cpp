@@ -1,6 +1,6 @@
 // error.cpp: the error state of the runtime (last error per host thread, sticky kernel errors) and the
 // names and strings of every cudaError_t, identical to CUDA 13's.
-#include "internal.h"
+#include "graph.h"
 
 namespace rt {
 static __thread cudaError_t last_error = cudaSuccess;
@@ -22,7 +22,10 @@ cudaError_t context_error() {
     return sticky;
 }
 
-cudaError_t enter(const char *fn) { return fail(fn, context_error()); }
+cudaError_t enter(const char *fn) {
+    if (cudaError_t e = context_error()) return fail(fn, e);
+    return fail(fn, capture_forbids(fn));  // a call stream capture forbids (graph.cpp)
+}
 
 void set_sticky(cudaError_t e) {
     if (!sticky) sticky = e;

@@ -2,6 +2,7 @@
 // by_address.h) and cooperative launches, whose blocks must all be resident at once so that grid.sync()
 // (include/cooperative_groups.h) can make every thread of the grid meet: each block runs on a thread of its
 // own, its threads as fibers; at grid.sync() the block's first thread waits for every other block.
+#include "graph.h"
 #include "worker.h"
 #include <condition_variable>
 #include <signal.h>
@@ -125,6 +126,7 @@ cudaError_t cudawb::launch_by_address(const void *func, dim3 grid_dim, dim3 bloc
         if (cudaError_t e = enter(api)) return e;
         return fail(api, cudaErrorInvalidValue);
     }
+    if (cudaError_t e = capture_stream_error(stream)) return fail(api, e);  // (graph.cpp)
     // a cooperative kernel's blocks run on threads of their own: fibers (general scheduler) for grid.sync()
     int flags = r.flags | extra_flags | (extra_flags & launch_cooperative ? launch_uses_warp : 0);
     return r.fn(func, r.name, flags, grid_dim, block_dim, args, shmem, stream, at);

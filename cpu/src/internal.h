@@ -76,6 +76,8 @@ struct op {
     cudaStream_t stream = 0;
     uint64_t seq = 0;        // issue order
     uint64_t waits_for = 0;  // cudaStreamWaitEvent: the seq of the event record this op waits for
+    // what it is as a node of a captured graph (cudaGraphNodeType): kernels and cuBLAS calls are kernels
+    virtual int graph_node_type() const { return 0; }
 };
 void enqueue(op *o);
 cudaError_t flush();                        // runs everything queued; the sticky error if a kernel faulted

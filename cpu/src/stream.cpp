@@ -6,7 +6,7 @@
 // or event synchronization runs only what that stream (or event) depends on: its own earlier work, the
 // legacy default stream's implicit ordering with blocking streams, and cudaStreamWaitEvent. So waiting on
 // the wrong stream leaves the data stale, as it does on a GPU.
-#include "internal.h"
+#include "graph.h"
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -43,6 +43,7 @@ bool valid_stream(cudaStream_t s) {
 }
 
 void enqueue(op *o) {
+    if (capture_take(o)) return;  // a graph node instead (graph.cpp)
     std::lock_guard<std::recursive_mutex> g(Q().mu);
     o->seq = next_seq++;
     Q().queue.push_back(o);
@@ -50,6 +51,7 @@ void enqueue(op *o) {
 
 static bool is_legacy(cudaStream_t s) { return s == 0 || s == cudaStreamLegacy; }
 static bool is_blocking(cudaStream_t s) { return !is_legacy(s) && (s == cudaStreamPerThread || !(s->flags & cudaStreamNonBlocking)); }
+bool blocking_stream(cudaStream_t s) { return is_blocking(s); }
 // Work on a and later work on b are ordered although they are different streams: one is the legacy
 // default stream and the other a blocking stream.
 static bool legacy_tied(cudaStream_t a, cudaStream_t b) {
@@ -159,6 +161,7 @@ static cudaError_t flush_until(std::map<cudaStream_t, long> &until) {
 
 // cudaDeviceSynchronize, cudaFree...: everything queued.
 cudaError_t flush() {
+    if (cudaError_t e = capture_sync_error(NULL)) return e;  // it would wait for a capturing stream
     std::lock_guard<std::recursive_mutex> g(Q().mu);
     return run_marked(std::vector<bool>(Q().queue.size(), true));
 }
@@ -168,6 +171,7 @@ cudaError_t flush() {
 // on the legacy default stream it waits for the blocking streams' work too, on a blocking stream for the
 // legacy stream's, even when s has nothing queued.
 cudaError_t flush_stream(cudaStream_t s) {
+    if (cudaError_t e = capture_sync_error(&s)) return e;  // it would wait for a capturing stream
     std::lock_guard<std::recursive_mutex> g(Q().mu);
     std::map<cudaStream_t, long> until;
     long last = (long)Q().queue.size() - 1;
@@ -221,7 +225,13 @@ struct host_fn_op : op {
         else cb(stream, cudaSuccess, data);
         open_device();
     }
+    int graph_node_type() const override { return cudaGraphNodeTypeHost; }
 };
+op *new_host_op(cudaHostFn_t fn, void *data) {
+    host_fn_op *o = new host_fn_op;
+    o->fn = fn; o->cb = NULL; o->data = data;
+    return o;
+}
 } // namespace rt
 
 using namespace rt;
@@ -277,6 +287,7 @@ static bool stream_pending(cudaStream_t stream) {
 cudaError_t cudaStreamQuery(cudaStream_t stream, cudawb_site) {
     if (cudaError_t e = enter("cudaStreamQuery")) return e;
     if (!valid_stream(stream)) return fail("cudaStreamQuery", cudaErrorInvalidResourceHandle);
+    if (cudaError_t e = capture_sync_error(&stream)) return fail("cudaStreamQuery", e);
     if (!stream_pending(stream)) return cudaSuccess;
     if (cudaError_t e = flush_stream(stream)) return fail("cudaStreamQuery", e);
     return cudaErrorNotReady;
@@ -287,6 +298,9 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     std::lock_guard<std::recursive_mutex> g(Q().mu);
     if (!valid_stream(stream) || !Q().events.count(event))
         return fail("cudaStreamWaitEvent", cudaErrorInvalidResourceHandle);
+    cudaError_t e;  // a fork or join of captured streams (graph.cpp)
+    if (capture_event_wait(stream, event, &e)) return fail("cudaStreamWaitEvent", e);
+    if ((e = capture_stream_error(stream))) return fail("cudaStreamWaitEvent", e);
     if (event->state == 1) {
         wait_op *o = new wait_op;
         o->stream = stream;
@@ -300,6 +314,7 @@ static cudaError_t host_fn(const char *fn, cudaStream_t stream, cudaHostFn_t f, 
     if (cudaError_t e = enter(fn)) return e;
     if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
     if (!f && !cb) return fail(fn, cudaErrorInvalidValue);
+    if (cudaError_t e = capture_stream_error(stream)) return fail(fn, e);
     host_fn_op *o = new host_fn_op;
     o->fn = f; o->cb = cb; o->data = data; o->stream = stream;
     enqueue(o);
@@ -344,6 +359,9 @@ cudaError_t cudaEventDestroy(cudaEvent_t event, cudawb_site) {
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream, cudawb_site) {
     if (cudaError_t e = enter("cudaEventRecord")) return e;
     if (!valid_event(event) || !valid_stream(stream)) return fail("cudaEventRecord", cudaErrorInvalidResourceHandle);
+    cudaError_t e;  // recorded in a capture: the capture's current nodes, for streams that wait for it
+    if (capture_event_record(event, stream, &e)) return fail("cudaEventRecord", e);
+    if ((e = capture_stream_error(stream))) return fail("cudaEventRecord", e);
     event_op *o = new event_op;
     o->ev = event;
     o->stream = stream;
@@ -356,6 +374,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream, cudawb_site)
 cudaError_t cudaEventSynchronize(cudaEvent_t event, cudawb_site) {
     if (cudaError_t e = enter("cudaEventSynchronize")) return e;
     if (!valid_event(event)) return fail("cudaEventSynchronize", cudaErrorInvalidResourceHandle);
+    if (cudaError_t e = capture_event_error(event)) return fail("cudaEventSynchronize", e);
     if (event->state == 1 && pending_seq(event->record_seq))
         if (cudaError_t e = flush_seq(event->record_seq)) return fail("cudaEventSynchronize", e);
     return cudaSuccess;
@@ -364,6 +383,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event, cudawb_site) {
 cudaError_t cudaEventQuery(cudaEvent_t event, cudawb_site) {
     if (cudaError_t e = enter("cudaEventQuery")) return e;
     if (!valid_event(event)) return fail("cudaEventQuery", cudaErrorInvalidResourceHandle);
+    if (cudaError_t e = capture_event_error(event)) return fail("cudaEventQuery", e);
     if (event->state != 1 || !pending_seq(event->record_seq)) return cudaSuccess;
     if (cudaError_t e = flush_seq(event->record_seq)) return fail("cudaEventQuery", e);
     return cudaErrorNotReady;
