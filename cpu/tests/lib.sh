@@ -140,12 +140,15 @@ run_case() {
 
 # run_suite MODE WORKDIR: every case, then the summary line; returns non-zero on any failure
 run_suite() {
-    local mode=$1 work=$2 src
+    local mode=$1 work=$2 src pattern patterns
     mkdir -p "$work"
-    # CASES=GLOB runs only the cases whose names match (e.g. CASES='cublas_*').
-    for src in "$cases_dir"/${CASES:-*}.cu; do
-        [[ -e $src ]] || continue
-        run_case "$mode" "$work" "$src"
+    # CASES='GLOB ...' runs only the cases whose names match one of the globs (e.g. CASES='cublas_* graph_*').
+    read -r -a patterns <<<"${CASES:-*}"
+    for pattern in "${patterns[@]}"; do
+        for src in "$cases_dir"/$pattern.cu; do
+            [[ -e $src ]] || continue
+            run_case "$mode" "$work" "$src"
+        done
     done
     echo "$passed passed, $failed failed, $skipped skipped"
     [[ $failed -eq 0 ]]
