@@ -50,6 +50,49 @@ static long long h200_attribute(int attr) {
 }
 static int attr(enum cudaDeviceAttr a) { return (int)h200_attribute(a); }
 
+// The texture and surface limits, which the H200's properties report as its attributes do.
+static void texture_limits(struct cudaDeviceProp *p) {
+    p->maxTexture1D = attr(cudaDevAttrMaxTexture1DWidth);
+    p->maxTexture1DMipmap = attr(cudaDevAttrMaxTexture1DMipmappedWidth);
+    p->maxTexture2D[0] = attr(cudaDevAttrMaxTexture2DWidth);
+    p->maxTexture2D[1] = attr(cudaDevAttrMaxTexture2DHeight);
+    p->maxTexture2DMipmap[0] = attr(cudaDevAttrMaxTexture2DMipmappedWidth);
+    p->maxTexture2DMipmap[1] = attr(cudaDevAttrMaxTexture2DMipmappedHeight);
+    p->maxTexture2DLinear[0] = attr(cudaDevAttrMaxTexture2DLinearWidth);
+    p->maxTexture2DLinear[1] = attr(cudaDevAttrMaxTexture2DLinearHeight);
+    p->maxTexture2DLinear[2] = attr(cudaDevAttrMaxTexture2DLinearPitch);
+    p->maxTexture2DGather[0] = attr(cudaDevAttrMaxTexture2DGatherWidth);
+    p->maxTexture2DGather[1] = attr(cudaDevAttrMaxTexture2DGatherHeight);
+    p->maxTexture3D[0] = attr(cudaDevAttrMaxTexture3DWidth);
+    p->maxTexture3D[1] = attr(cudaDevAttrMaxTexture3DHeight);
+    p->maxTexture3D[2] = attr(cudaDevAttrMaxTexture3DDepth);
+    p->maxTexture3DAlt[0] = attr(cudaDevAttrMaxTexture3DWidthAlt);
+    p->maxTexture3DAlt[1] = attr(cudaDevAttrMaxTexture3DHeightAlt);
+    p->maxTexture3DAlt[2] = attr(cudaDevAttrMaxTexture3DDepthAlt);
+    p->maxTextureCubemap = attr(cudaDevAttrMaxTextureCubemapWidth);
+    p->maxTexture1DLayered[0] = attr(cudaDevAttrMaxTexture1DLayeredWidth);
+    p->maxTexture1DLayered[1] = attr(cudaDevAttrMaxTexture1DLayeredLayers);
+    p->maxTexture2DLayered[0] = attr(cudaDevAttrMaxTexture2DLayeredWidth);
+    p->maxTexture2DLayered[1] = attr(cudaDevAttrMaxTexture2DLayeredHeight);
+    p->maxTexture2DLayered[2] = attr(cudaDevAttrMaxTexture2DLayeredLayers);
+    p->maxTextureCubemapLayered[0] = attr(cudaDevAttrMaxTextureCubemapLayeredWidth);
+    p->maxTextureCubemapLayered[1] = attr(cudaDevAttrMaxTextureCubemapLayeredLayers);
+    p->maxSurface1D = attr(cudaDevAttrMaxSurface1DWidth);
+    p->maxSurface2D[0] = attr(cudaDevAttrMaxSurface2DWidth);
+    p->maxSurface2D[1] = attr(cudaDevAttrMaxSurface2DHeight);
+    p->maxSurface3D[0] = attr(cudaDevAttrMaxSurface3DWidth);
+    p->maxSurface3D[1] = attr(cudaDevAttrMaxSurface3DHeight);
+    p->maxSurface3D[2] = attr(cudaDevAttrMaxSurface3DDepth);
+    p->maxSurface1DLayered[0] = attr(cudaDevAttrMaxSurface1DLayeredWidth);
+    p->maxSurface1DLayered[1] = attr(cudaDevAttrMaxSurface1DLayeredLayers);
+    p->maxSurface2DLayered[0] = attr(cudaDevAttrMaxSurface2DLayeredWidth);
+    p->maxSurface2DLayered[1] = attr(cudaDevAttrMaxSurface2DLayeredHeight);
+    p->maxSurface2DLayered[2] = attr(cudaDevAttrMaxSurface2DLayeredLayers);
+    p->maxSurfaceCubemap = attr(cudaDevAttrMaxSurfaceCubemapWidth);
+    p->maxSurfaceCubemapLayered[0] = attr(cudaDevAttrMaxSurfaceCubemapLayeredWidth);
+    p->maxSurfaceCubemapLayered[1] = attr(cudaDevAttrMaxSurfaceCubemapLayeredLayers);
+}
+
 // The H200's properties (facts/h200-device-attributes.txt), but for the name, which says what runs the
 // program, and the memory, which is this backend's simulated capacity (CUDAWB_CPU_MEMORY).
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
@@ -80,6 +123,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
     p->textureAlignment = (size_t)attr(cudaDevAttrTextureAlignment);
     p->texturePitchAlignment = (size_t)attr(cudaDevAttrTexturePitchAlignment);
     p->surfaceAlignment = (size_t)attr(cudaDevAttrSurfaceAlignment);
+    texture_limits(p);
     p->multiProcessorCount = attr(cudaDevAttrMultiProcessorCount);
     p->integrated = attr(cudaDevAttrIntegrated);
     p->canMapHostMemory = attr(cudaDevAttrCanMapHostMemory);
