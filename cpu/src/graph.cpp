@@ -381,6 +381,17 @@ bool capture_event_wait(cudaStream_t s, cudaEvent_t ev, cudaError_t *e) {
     return true;
 }
 
+void capture_forget(cudaStream_t s, cudaEvent_t ev) {
+    if (!capturing.load(std::memory_order_relaxed)) return;
+    std::lock_guard<std::recursive_mutex> lk(mu());
+    events().erase(ev);
+    auto it = streams().find(s);
+    if (!s || it == streams().end()) return;
+    it->second.c->invalid = true;
+    if (it->second.c->origin == s) end_capture(it->second.c);  // nobody can end it any more
+    else streams().erase(it);
+}
+
 cudaError_t capture_event_error(cudaEvent_t ev) {
     if (!capturing.load(std::memory_order_relaxed)) return cudaSuccess;
     std::lock_guard<std::recursive_mutex> lk(mu());

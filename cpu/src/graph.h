@@ -27,6 +27,9 @@ bool capture_event_record(cudaEvent_t ev, cudaStream_t s, cudaError_t *e);
 bool capture_event_wait(cudaStream_t s, cudaEvent_t ev, cudaError_t *e);
 // cudaEventSynchronize/Query of an event last recorded in a capture: 907.
 cudaError_t capture_event_error(cudaEvent_t ev);
+// A stream or event destroyed: a capture it took part in is invalidated, and it is forgotten (a new handle
+// may reuse its address).
+void capture_forget(cudaStream_t s, cudaEvent_t ev);
 // stream.cpp: a host-function operation, for host nodes; whether s is a blocking stream (legacy ordering)
 op *new_host_op(cudaHostFn_t fn, void *data);
 bool blocking_stream(cudaStream_t s);

@@ -263,6 +263,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream, cudawb_site) {
     std::lock_guard<std::recursive_mutex> g(Q().mu);
     if (!Q().streams.count(stream)) return fail("cudaStreamDestroy", cudaErrorInvalidResourceHandle);
     Q().streams.erase(stream);
+    capture_forget(stream, NULL);
     for (op *o : Q().queue)
         if (o->stream == stream) o->stream = 0;
     delete stream;
@@ -348,6 +349,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event, cudawb_site) {
     std::lock_guard<std::recursive_mutex> g(Q().mu);
     if (!Q().events.count(event)) return fail("cudaEventDestroy", cudaErrorInvalidResourceHandle);
     Q().events.erase(event);
+    capture_forget(NULL, event);
     for (op *o : Q().queue) {
         event_op *eo = dynamic_cast<event_op *>(o);
         if (eo && eo->ev == event) eo->ev = new CUevent_st{0, 0, 0.0, 0};  // recorded into a dead event: harmless
