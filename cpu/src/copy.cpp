@@ -237,8 +237,17 @@ cudaError_t cudawb_memcpy_symbol(void *symbol, size_t symbol_size, void *other, 
     if ((o & DEAD_SIDE) || (kind == cudaMemcpyDeviceToDevice && !(o & (DEVICE_SIDE | MANAGED_SIDE))))
         return fail(fn, cudaErrorInvalidValue);
     if ((o & (DEVICE_SIDE | MANAGED_SIDE)) && !check_range(other, count)) return fail(fn, cudaErrorInvalidValue);
-    if (cudaError_t e = flush_stream(stream)) return fail(fn, e);
     char *s = (char *)symbol + offset;
+    if (async && capture_defers(stream)) {  // a copy node of the captured graph, run with it (graph.cpp)
+        if (cudaError_t e = capture_stream_error(stream)) return fail(fn, e);
+        copy_op *q = new copy_op;
+        q->dst = to_symbol ? s : other; q->src = to_symbol ? other : s;
+        q->dpitch = q->spitch = q->width = count; q->height = q->depth = 1; q->dslice = q->sslice = 0;
+        q->snapshot = NULL; q->stream = stream;
+        enqueue(q);
+        return cudaSuccess;
+    }
+    if (cudaError_t e = flush_stream(stream)) return fail(fn, e);
     if (to_symbol) copy_now(s, count, other, count, count, 1);
     else copy_now(other, count, s, count, count, 1);
     return cudaSuccess;
