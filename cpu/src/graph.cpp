@@ -35,6 +35,7 @@ struct CUgraph_st {
 };
 struct CUgraphExec_st {
     std::vector<std::shared_ptr<op>> order;          // every operation, dependencies first
+    std::vector<std::vector<size_t>> preds;          // ... and the positions each must wait for
     std::map<cudaGraphNode_t, size_t> first;         // a top-level node's first operation in order
     std::vector<std::pair<int, size_t>> shape;       // per top-level node in topological order: type, operations
     std::vector<std::vector<size_t>> shape_deps;     // ... and its dependencies' positions (cudaGraphExecUpdate)
@@ -82,11 +83,44 @@ namespace rt {
 namespace {
 struct graph_op : op {
     std::vector<std::shared_ptr<op>> order;
+    std::vector<std::vector<size_t>> preds;
     void run() override {
-        for (auto &o : order) {
+        for (size_t i : schedule()) {
             if (sticky_error()) break;
-            o->run();
+            order[i]->run();
         }
+    }
+    // Issue order: the topological order. Under CUDAWB_SCHEDULE=reverse or shuffle:SEED (stream.cpp), another
+    // order that keeps only the dependencies, as a GPU runs independent nodes concurrently: each step runs the
+    // latest ready operation, or a random one.
+    std::vector<size_t> schedule() const {
+        size_t n = order.size();
+        std::vector<size_t> out;
+        if (cfg.schedule == SCHEDULE_ISSUE) {
+            for (size_t i = 0; i < n; i++) out.push_back(i);
+            return out;
+        }
+        std::vector<std::vector<size_t>> after(n);
+        std::vector<size_t> waiting(n), ready;
+        for (size_t i = 0; i < n; i++) {
+            waiting[i] = preds[i].size();
+            for (size_t p : preds[i]) after[p].push_back(i);
+            if (!waiting[i]) ready.push_back(i);
+        }
+        uint64_t rng = cfg.schedule_seed * 0x9E3779B97F4A7C15ull + n + seq;
+        while (!ready.empty()) {
+            size_t k = ready.size() - 1;
+            if (cfg.schedule == SCHEDULE_SHUFFLE) {
+                rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                k = rng % ready.size();
+            }
+            size_t i = ready[k];
+            ready.erase(ready.begin() + k);
+            out.push_back(i);
+            for (size_t j : after[i])
+                if (!--waiting[j]) ready.insert(std::lower_bound(ready.begin(), ready.end(), j), j);
+        }
+        return out;
     }
     int graph_node_type() const override { return cudaGraphNodeTypeGraph; }
 };
@@ -176,21 +210,38 @@ bool topological(cudaGraph_t g, std::vector<cudaGraphNode_t> &out) {
     return true;
 }
 
-bool flatten(cudaGraph_t g, CUgraphExec_st *x, bool top) {
+// Appends g's operations to x in a topological order, each with the positions it must wait for: a node's
+// first operation waits for the last ones of the nodes it depends on (a root's for `in`, what the child graph
+// node holding g waits for), the others for the one before. *out: the positions after which g is complete.
+bool flatten(cudaGraph_t g, CUgraphExec_st *x, bool top, const std::vector<size_t> &in = {},
+             std::vector<size_t> *out = nullptr) {
     std::vector<cudaGraphNode_t> order;
     if (!topological(g, order)) return false;
     std::map<cudaGraphNode_t, size_t> pos;
+    std::map<cudaGraphNode_t, std::vector<size_t>> done;  // after which positions each node is complete
+    std::vector<size_t> all;
     for (cudaGraphNode_t n : order) {
         size_t before = x->order.size();
         if (top) {
             x->first[n] = before;
             pos[n] = pos.size();
         }
+        std::vector<size_t> wait = n->deps.empty() ? in : std::vector<size_t>();
+        for (cudaGraphNode_t d : n->deps) wait.insert(wait.end(), done[d].begin(), done[d].end());
+        std::sort(wait.begin(), wait.end());
+        wait.erase(std::unique(wait.begin(), wait.end()), wait.end());
         if (n->child) {
-            if (!flatten(n->child, x, false)) return false;
+            if (!flatten(n->child, x, false, wait, &done[n])) return false;
+        } else if (n->ops.empty()) {
+            done[n] = wait;
         } else {
-            x->order.insert(x->order.end(), n->ops.begin(), n->ops.end());
+            for (size_t i = 0; i < n->ops.size(); i++) {
+                x->order.push_back(n->ops[i]);
+                x->preds.push_back(i ? std::vector<size_t>{x->order.size() - 2} : wait);
+            }
+            done[n] = {x->order.size() - 1};
         }
+        all.insert(all.end(), done[n].begin(), done[n].end());
         if (top) {
             x->shape.push_back({n->type, x->order.size() - before});
             std::vector<size_t> d;
@@ -199,6 +250,7 @@ bool flatten(cudaGraph_t g, CUgraphExec_st *x, bool top) {
             x->shape_deps.push_back(d);
         }
     }
+    if (out) *out = order.empty() ? in : all;
     return true;
 }
 
@@ -730,6 +782,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
             return fail(fn, cudaErrorInvalidValue);
         }
         o->order = graphExec->order;
+        o->preds = graphExec->preds;
     }
     o->stream = stream;
     enqueue(o);
@@ -789,6 +842,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t x, cudaGraph_t graph, cudaGraphE
     std::map<cudaGraphNode_t, size_t> first = x->first;
     first.insert(y.first.begin(), y.first.end());
     x->order.swap(y.order);
+    x->preds.swap(y.preds);
     x->first.swap(first);
     return cudaSuccess;
 }
