@@ -376,6 +376,17 @@ cudaError_t capture_forbids(const char *fn) {
     return hit ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
 }
 
+cudaError_t capture_unsupported(const char *fn, cudaStream_t s) {
+    if (sink || !capturing.load(std::memory_order_relaxed)) return cudaSuccess;
+    std::lock_guard<std::recursive_mutex> lk(mu());
+    auto it = streams().find(s);
+    if (it == streams().end()) return cudaSuccess;
+    fprintf(stderr, "cudawb: %s on a capturing stream would be a memory node of the graph, which the CPU backend "
+                    "does not support: it returns 900 and invalidates the capture\n", fn);
+    it->second.c->invalid = true;
+    return cudaErrorStreamCaptureUnsupported;
+}
+
 cudaError_t capture_sync_error(const cudaStream_t *s) {
     if (sink || !capturing.load(std::memory_order_relaxed)) return cudaSuccess;
     std::lock_guard<std::recursive_mutex> lk(mu());

@@ -15,6 +15,9 @@ cudaError_t capture_stream_error(cudaStream_t s);
 // True while the work issued to s is recorded rather than run: s captures, or a graph node is being built.
 // Copies then neither wait nor stage a pageable source (a graph reads its memory each time it runs).
 bool capture_defers(cudaStream_t s);
+// A call the CPU backend cannot make a graph node of (cudaMallocAsync, cudaFreeAsync: memory nodes) on a
+// capturing stream: 900, the capture invalidated, and a message saying so on stderr (a GPU would capture it).
+cudaError_t capture_unsupported(const char *fn, cudaStream_t s);
 // enter(fn): 900 (invalidating the captures that forbid it) for a call CUDA calls potentially unsafe during a
 // global or this thread's capture (cudaMalloc, a synchronous cudaMemcpy, ...).
 cudaError_t capture_forbids(const char *fn);
