@@ -298,14 +298,19 @@ cudaError_t add_with(const char *fn, cudaGraphNode_t *out, cudaGraph_t g, const 
     return cudaSuccess;
 }
 
-// The nodes a list call answers: the first *count of them, NULL after the last, *count set to how many.
-cudaError_t list(const std::vector<cudaGraphNode_t> &all, cudaGraphNode_t *out, size_t *count) {
-    if (!count) return cudaErrorInvalidValue;
+// The nodes a list call answers: the first *count of them, NULL after the last, *count set to how many (and
+// their edges' data, all default here).
+cudaError_t list(const std::vector<cudaGraphNode_t> &all, cudaGraphNode_t *out, size_t *count,
+                 cudaGraphEdgeData *edges = nullptr) {
+    if (!count || (edges && !out)) return cudaErrorInvalidValue;
     if (!out) {
         *count = all.size();
         return cudaSuccess;
     }
-    for (size_t i = 0; i < *count; i++) out[i] = i < all.size() ? all[i] : nullptr;
+    for (size_t i = 0; i < *count; i++) {
+        out[i] = i < all.size() ? all[i] : nullptr;
+        if (edges) edges[i] = cudaGraphEdgeData{};
+    }
     *count = std::min(*count, all.size());
     return cudaSuccess;
 }
@@ -741,6 +746,36 @@ cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGrap
     } else {
         *numEdges = all.size();
     }
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *deps, cudaGraphEdgeData *edgeData,
+                                         size_t *count) {
+    const char *fn = "cudaGraphNodeGetDependencies";
+    if (cudaError_t e = enter(fn)) return e;
+    std::lock_guard<std::recursive_mutex> lk(mu());
+    if (!node) return fail(fn, cudaErrorInvalidValue);
+    return fail(fn, list(node->deps, deps, count, edgeData));
+}
+
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *dependents,
+                                           cudaGraphEdgeData *edgeData, size_t *count) {
+    const char *fn = "cudaGraphNodeGetDependentNodes";
+    if (cudaError_t e = enter(fn)) return e;
+    std::lock_guard<std::recursive_mutex> lk(mu());
+    if (!node) return fail(fn, cudaErrorInvalidValue);
+    std::vector<cudaGraphNode_t> after;
+    for (cudaGraphNode_t n : node->graph->nodes)
+        if (std::count(n->deps.begin(), n->deps.end(), node)) after.push_back(n);
+    return fail(fn, list(after, dependents, count, edgeData));
+}
+
+cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t original) {
+    if (cudaError_t e = enter("cudaGraphClone")) return e;
+    std::lock_guard<std::recursive_mutex> lk(mu());
+    if (!pGraphClone || !graphs().count(original)) return fail("cudaGraphClone", cudaErrorInvalidValue);
+    *pGraphClone = clone(original);
+    graphs().insert(*pGraphClone);
     return cudaSuccess;
 }
 

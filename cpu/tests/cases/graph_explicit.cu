@@ -83,6 +83,17 @@ int main(void)
     check("the child graph node's type", t, cudaGraphNodeTypeGraph);
     cudaGraphNodeGetType(set, &t);
     check("the memset node's type", t, cudaGraphNodeTypeMemset);
+    cudaGraphNode_t got_deps[3] = {NULL, NULL, NULL};
+    size_t ndeps = 3;
+    check("cudaGraphNodeGetDependencies returns 0", cudaGraphNodeGetDependencies(sub, got_deps, NULL, &ndeps), 0);
+    check("... the child graph node depends on the kernel only", ndeps * 10 + (got_deps[0] == k) + (got_deps[1] == NULL), 12);
+    cudaGraphNodeGetDependentNodes(k, NULL, NULL, &ndeps);
+    check("the kernel node has one dependent node", ndeps, 1);
+    cudaGraph_t copy_of_g;
+    check("cudaGraphClone returns 0", cudaGraphClone(&copy_of_g, g), 0);
+    cudaGraphGetNodes(copy_of_g, NULL, &count);
+    check("... a graph of 6 nodes", count, 6);
+    cudaGraphDestroy(copy_of_g);
 
     cudaGraphExec_t x;
     check("cudaGraphInstantiate returns 0", cudaGraphInstantiate(&x, g, 0), 0);
