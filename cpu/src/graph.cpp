@@ -288,10 +288,15 @@ template <class F>
 cudaError_t add_with(const char *fn, cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n,
                      int type, F issue) {
     if (cudaError_t e = enter(fn)) return e;
-    std::lock_guard<std::recursive_mutex> lk(mu());
-    if (cudaError_t e = node_args(out, g, deps, n)) return fail(fn, e);
+    {
+        std::lock_guard<std::recursive_mutex> lk(mu());
+        if (cudaError_t e = node_args(out, g, deps, n)) return fail(fn, e);
+    }
+    // not under the lock: the call's checks take the queue's, which is held around this one elsewhere
     std::vector<std::shared_ptr<op>> ops;
     if (cudaError_t e = issue(ops)) return fail(fn, e);
+    std::lock_guard<std::recursive_mutex> lk(mu());
+    if (cudaError_t e = node_args(out, g, deps, n)) return fail(fn, e);  // (the graph may be gone meanwhile)
     cudaGraphNode_t node = add_node(g, type, deps, n);
     node->ops.swap(ops);
     *out = node;
@@ -613,11 +618,11 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
 cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cudaKernelNodeParams *p) {
     const char *fn = "cudaGraphKernelNodeSetParams";
     if (cudaError_t e = enter(fn)) return e;
+    std::vector<std::shared_ptr<op>> ops;
+    if (cudaError_t e = kernel_ops(fn, ops, p)) return fail(fn, e);  // not under the lock (see add_with)
     std::lock_guard<std::recursive_mutex> lk(mu());
     if (!node || !graphs().count(node->graph) || node->type != cudaGraphNodeTypeKernel)
         return fail(fn, cudaErrorInvalidValue);
-    std::vector<std::shared_ptr<op>> ops;
-    if (cudaError_t e = kernel_ops(fn, ops, p)) return fail(fn, e);
     node->ops.swap(ops);
     return cudaSuccess;
 }
@@ -675,11 +680,12 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
                                        size_t n, cudaGraph_t child) {
     cudaError_t e = add_with("cudaGraphAddChildGraphNode", pGraphNode, graph, deps, n, cudaGraphNodeTypeGraph,
                              [&](std::vector<std::shared_ptr<op>> &) {
+        std::lock_guard<std::recursive_mutex> lk(mu());
         return graphs().count(child) && child != graph ? cudaSuccess : cudaErrorInvalidValue;
     });
     if (!e) {
         std::lock_guard<std::recursive_mutex> lk(mu());
-        (*pGraphNode)->child = clone(child);
+        (*pGraphNode)->child = graphs().count(child) ? clone(child) : new CUgraph_st;  // (destroyed meanwhile)
     }
     return e;
 }
@@ -856,11 +862,11 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t x, cudaGraphNode_t 
                                              const struct cudaKernelNodeParams *p) {
     const char *fn = "cudaGraphExecKernelNodeSetParams";
     if (cudaError_t e = enter(fn)) return e;
-    std::lock_guard<std::recursive_mutex> lk(mu());
-    if (!execs().count(x) || !x->first.count(node) || node->type != cudaGraphNodeTypeKernel)
-        return fail(fn, cudaErrorInvalidValue);
     std::vector<std::shared_ptr<op>> ops;
-    if (cudaError_t e = kernel_ops(fn, ops, p)) return fail(fn, e);
+    if (cudaError_t e = kernel_ops(fn, ops, p)) return fail(fn, e);  // not under the lock (see add_with)
+    std::lock_guard<std::recursive_mutex> lk(mu());
+    if (!execs().count(x) || !x->first.count(node) || node->type != cudaGraphNodeTypeKernel || ops.size() != 1)
+        return fail(fn, cudaErrorInvalidValue);
     x->order[x->first[node]] = ops[0];
     return cudaSuccess;
 }
