@@ -3,7 +3,7 @@
 // invalidates it, so that later work on the stream gives 901 and cudaStreamEndCapture 901 with no graph;
 // relaxed mode allows it. Synchronizing the capturing stream or the device is 900; work on the legacy stream
 // while a blocking stream captures is 906 (cudaStreamIsCapturing of the legacy stream too); an event recorded
-// in a capture cannot be waited for (907).
+// in a capture cannot be waited for (907). cudaThreadExchangeStreamCaptureMode to relaxed lifts the ban.
 #include "check.h"
 
 __global__ void touch(int *a) { a[threadIdx.x] = 1; }
@@ -50,6 +50,17 @@ int main(void)
     check("... cudaStreamEndCapture returns 0", end(s), 0);
     check("... with a graph", ended != NULL, 1);
     if (ended) cudaGraphDestroy(ended);
+    cudaFree(extra);
+
+    /* the documented way for a library to allocate during its caller's capture */
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    check("cudaThreadExchangeStreamCaptureMode returns 0", cudaThreadExchangeStreamCaptureMode(&mode), 0);
+    check("... the thread's mode was global", mode, cudaStreamCaptureModeGlobal);
+    check("... now relaxed: cudaMalloc returns 0", cudaMalloc(&extra, 256), 0);
+    cudaThreadExchangeStreamCaptureMode(&mode);
+    check("... and back to global: cudaFree returns 900", cudaFree(extra), 900);
+    check("... cudaStreamEndCapture returns 901", end(s), 901);
     cudaFree(extra);
 
     cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
