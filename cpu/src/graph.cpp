@@ -28,6 +28,32 @@ struct CUgraphNode_st {
     std::vector<std::shared_ptr<op>> ops;  // run in this order (a 3-D copy may be several)
     cudaGraph_t child = nullptr;           // a child-graph node's own copy of the graph
     std::vector<cudaGraphNode_t> deps;
+    // a kernel node made by cudaGraphAddKernelNode: its parameters, the arguments copied (GetParams answers them)
+    bool has_params = false;
+    cudaKernelNodeParams params = {};
+    std::vector<size_t> arg_at;
+    std::vector<char> arg_bytes;
+    std::vector<void *> arg_ptrs;
+    void keep(const cudaKernelNodeParams *p) {
+        const char *name;
+        size_t sizes[64];
+        int n = tr_kernel_info(p->func, &name, sizes, 64);  // registered by the launch that made the node
+        arg_at.clear();
+        arg_bytes.clear();
+        for (int i = 0; i < n; i++) {
+            arg_at.push_back((arg_bytes.size() + 15) / 16 * 16);
+            arg_bytes.resize(arg_at.back() + sizes[i]);
+            memcpy(arg_bytes.data() + arg_at.back(), p->kernelParams[i], sizes[i]);
+        }
+        params = *p;
+        has_params = true;
+        point();
+    }
+    void point() {  // after a copy too: the pointers must name this node's bytes
+        arg_ptrs.clear();
+        for (size_t at : arg_at) arg_ptrs.push_back(arg_bytes.data() + at);
+        params.kernelParams = arg_ptrs.empty() ? nullptr : arg_ptrs.data();
+    }
 };
 struct CUgraph_st {
     std::vector<cudaGraphNode_t> nodes;  // in creation order
@@ -182,6 +208,7 @@ cudaGraph_t clone(cudaGraph_t g) {
     for (cudaGraphNode_t n : g->nodes) {
         cudaGraphNode_t m = new CUgraphNode_st(*n);
         m->graph = c;
+        m->point();
         if (n->child) m->child = clone(n->child);
         to[n] = m;
         c->nodes.push_back(m);
@@ -611,8 +638,24 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
                                    size_t n, const struct cudaKernelNodeParams *p) {
     const char *fn = "cudaGraphAddKernelNode";
-    return add_with(fn, pGraphNode, graph, deps, n, cudaGraphNodeTypeKernel,
-                    [&](std::vector<std::shared_ptr<op>> &ops) { return kernel_ops(fn, ops, p); });
+    cudaError_t e = add_with(fn, pGraphNode, graph, deps, n, cudaGraphNodeTypeKernel,
+                             [&](std::vector<std::shared_ptr<op>> &ops) { return kernel_ops(fn, ops, p); });
+    if (!e) {
+        std::lock_guard<std::recursive_mutex> lk(mu());
+        (*pGraphNode)->keep(p);
+    }
+    return e;
+}
+
+// The parameters a kernel node was made or last set with, its arguments as copied then. A kernel node made
+// by stream capture does not keep them here: 1 (not identical: a GPU answers them).
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams *p) {
+    const char *fn = "cudaGraphKernelNodeGetParams";
+    if (cudaError_t e = enter(fn)) return e;
+    std::lock_guard<std::recursive_mutex> lk(mu());
+    if (!node || !p || !node->has_params) return fail(fn, cudaErrorInvalidValue);
+    *p = node->params;
+    return cudaSuccess;
 }
 
 cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cudaKernelNodeParams *p) {
@@ -624,6 +667,7 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cuda
     if (!node || !graphs().count(node->graph) || node->type != cudaGraphNodeTypeKernel)
         return fail(fn, cudaErrorInvalidValue);
     node->ops.swap(ops);
+    node->keep(p);
     return cudaSuccess;
 }
 

@@ -1,7 +1,8 @@
 // fact: Graphs built node by node: a memset node (4-byte elements), a kernel node given its arguments as a
 // void ** array, a child graph node, an empty node, a 1-D memcpy node and a host node, ordered by the
 // dependencies given at creation and by cudaGraphAddDependencies. Each launch does the whole work again; a
-// kernel node's arguments changed in the executable graph (cudaGraphExecKernelNodeSetParams) or taken from a
+// kernel node's parameters read back (cudaGraphKernelNodeGetParams: its copy of the arguments), its arguments
+// changed in the executable graph (cudaGraphExecKernelNodeSetParams) or taken from a
 // graph of the same shape (cudaGraphExecUpdate) apply to the next launches; a graph of another shape is
 // refused (910, topology changed). A 3-D memcpy node copies between pitched allocations.
 #include "check.h"
@@ -114,6 +115,18 @@ int main(void)
     cudaGraphLaunch(x, s);
     cudaStreamSynchronize(s);
     check("the next launch scales by 5: 1 * 5 + 1 = 6", h[0] + h[n - 1], 12.0f);
+
+    struct cudaKernelNodeParams now = {};
+    check("cudaGraphKernelNodeGetParams returns 0", cudaGraphKernelNodeGetParams(k, &now), 0);
+    check("... the kernel and its configuration", (now.func == (void *)scale) + (now.blockDim.x == 128), 2);
+    check("... the factor it was made with: 2", *(float *)now.kernelParams[2], 2.0f);
+    float four = 4.0f;  /* get, change one argument, set */
+    void *args4[] = {now.kernelParams[0], now.kernelParams[1], &four};
+    now.kernelParams = args4;
+    check("cudaGraphExecKernelNodeSetParams with them returns 0", cudaGraphExecKernelNodeSetParams(x, k, &now), 0);
+    cudaGraphLaunch(x, s);
+    cudaStreamSynchronize(s);
+    check("the next launch scales by 4: 1 * 4 + 1 = 5", h[0] + h[n - 1], 10.0f);
 
     /* a graph of the same shape with another factor */
     cudaGraph_t g2;
