@@ -168,8 +168,9 @@ extern "C" cudaError_t cudaEventSynchronize(cudaEvent_t event, CUDAWB_AT);
 extern "C" cudaError_t cudaEventQuery(cudaEvent_t event, CUDAWB_AT);
 extern "C" cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end, CUDAWB_AT);
 
-/* CUDA graphs and stream capture (src/graph.cpp), CUDA 13.0's signatures. While a stream captures, the work
-   issued to it becomes graph nodes instead of running; a graph launched N times does its work N times. */
+/* CUDA graphs and stream capture (src/capture.cpp, graph.cpp, graph_exec.cpp), CUDA 13.0's signatures.
+   While a stream captures, the work issued to it becomes graph nodes instead of running; a graph launched N
+   times does its work N times. */
 struct cudaKernelNodeParams {
     void *func;
     dim3 gridDim, blockDim;

@@ -122,8 +122,9 @@ struct cudaDeviceProp {
     unsigned int gpuPciDeviceID, gpuPciSubsystemID; int hostNumaMultinodeIpcSupported, reserved[56];
 };
 
-/* CUDA graphs and stream capture (cpu/src/graph.cpp): CUDA 13.0's types and numbering. cudaKernelNodeParams,
-   cudaHostNodeParams and the calls are in cuda_runtime_api.h (they need dim3 and cudaHostFn_t). */
+/* CUDA graphs and stream capture (cpu/src/capture.cpp, graph.cpp, graph_exec.cpp): CUDA 13.0's types and
+   numbering. cudaKernelNodeParams, cudaHostNodeParams and the calls are in cuda_runtime_api.h (they need dim3
+   and cudaHostFn_t). */
 typedef struct CUgraph_st *cudaGraph_t;
 typedef struct CUgraphNode_st *cudaGraphNode_t;
 typedef struct CUgraphExec_st *cudaGraphExec_t;

@@ -238,7 +238,7 @@ cudaError_t cudawb_memcpy_symbol(void *symbol, size_t symbol_size, void *other, 
         return fail(fn, cudaErrorInvalidValue);
     if ((o & (DEVICE_SIDE | MANAGED_SIDE)) && !check_range(other, count)) return fail(fn, cudaErrorInvalidValue);
     char *s = (char *)symbol + offset;
-    if (async && capture_defers(stream)) {  // a copy node of the captured graph, run with it (graph.cpp)
+    if (async && capture_defers(stream)) {  // a copy node of the captured graph, run with it (capture.cpp)
         if (cudaError_t e = capture_stream_error(stream)) return fail(fn, e);
         copy_op *q = new copy_op;
         q->dst = to_symbol ? s : other; q->src = to_symbol ? other : s;

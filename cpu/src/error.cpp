@@ -24,7 +24,7 @@ cudaError_t context_error() {
 
 cudaError_t enter(const char *fn) {
     if (cudaError_t e = context_error()) return fail(fn, e);
-    return fail(fn, capture_forbids(fn));  // a call stream capture forbids (graph.cpp)
+    return fail(fn, capture_forbids(fn));  // a call stream capture forbids (capture.cpp)
 }
 
 void set_sticky(cudaError_t e) {

@@ -1,4 +1,4 @@
-// graph.h: the hooks by which stream capture (graph.cpp) sees the rest of the runtime. Each is a cheap test
+// graph.h: the hooks by which stream capture (capture.cpp) sees the rest of the runtime. Each is a cheap test
 // while nothing captures (an atomic counter), so uncaptured programs pay nothing measurable.
 #ifndef CUDAWB_GRAPH_H
 #define CUDAWB_GRAPH_H

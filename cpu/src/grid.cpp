@@ -126,7 +126,7 @@ cudaError_t cudawb::launch_by_address(const void *func, dim3 grid_dim, dim3 bloc
         if (cudaError_t e = enter(api)) return e;
         return fail(api, cudaErrorInvalidValue);
     }
-    if (cudaError_t e = capture_stream_error(stream)) return fail(api, e);  // (graph.cpp)
+    if (cudaError_t e = capture_stream_error(stream)) return fail(api, e);  // (capture.cpp)
     // a cooperative kernel's blocks run on threads of their own: fibers (general scheduler) for grid.sync()
     int flags = r.flags | extra_flags | (extra_flags & launch_cooperative ? launch_uses_warp : 0);
     return r.fn(func, r.name, flags, grid_dim, block_dim, args, shmem, stream, at);

@@ -76,7 +76,7 @@ bool valid_pool(cudaMemPool_t pool) { return pool && S().all.count(pool) && !poo
 cudaError_t malloc_async(const char *fn, void **ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream,
                          const cudawb_site &at) {
     if (cudaError_t e = enter(fn)) return e;
-    if (cudaError_t e = capture_unsupported(fn, stream)) return fail(fn, e);  // no memory nodes (graph.cpp)
+    if (cudaError_t e = capture_unsupported(fn, stream)) return fail(fn, e);  // no memory nodes (capture.cpp)
     std::lock_guard<std::recursive_mutex> g(S().mu);
     if (!ptr || !valid_pool(pool)) return fail(fn, cudaErrorInvalidValue);
     if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
@@ -134,7 +134,7 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream, cudawb_site) {
     const char *fn = "cudaFreeAsync";
     if (cudaError_t e = enter(fn)) return e;
     if (!devPtr) return cudaSuccess;  // not measured: as cudaFree(NULL)
-    if (cudaError_t e = capture_unsupported(fn, stream)) return fail(fn, e);  // no memory nodes (graph.cpp)
+    if (cudaError_t e = capture_unsupported(fn, stream)) return fail(fn, e);  // no memory nodes (capture.cpp)
     if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
     {
         // not held while queueing: a flush takes the queue's lock, then (running a free) this one

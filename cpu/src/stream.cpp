@@ -43,7 +43,7 @@ bool valid_stream(cudaStream_t s) {
 }
 
 void enqueue(op *o) {
-    if (capture_take(o)) return;  // a graph node instead (graph.cpp)
+    if (capture_take(o)) return;  // a graph node instead (capture.cpp)
     std::lock_guard<std::recursive_mutex> g(Q().mu);
     o->seq = next_seq++;
     Q().queue.push_back(o);
@@ -299,7 +299,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     std::lock_guard<std::recursive_mutex> g(Q().mu);
     if (!valid_stream(stream) || !Q().events.count(event))
         return fail("cudaStreamWaitEvent", cudaErrorInvalidResourceHandle);
-    cudaError_t e;  // a fork or join of captured streams (graph.cpp)
+    cudaError_t e;  // a fork or join of captured streams (capture.cpp)
     if (capture_event_wait(stream, event, &e)) return fail("cudaStreamWaitEvent", e);
     if ((e = capture_stream_error(stream))) return fail("cudaStreamWaitEvent", e);
     if (event->state == 1) {

@@ -70,7 +70,8 @@ int main(void)
     int one = 1;
     struct cudaHostNodeParams hp = {host_fn, &one};
     check("cudaGraphAddHostNode returns 0", cudaGraphAddHostNode(&host, g, &copy, 1, &hp), 0);
-    check("cudaGraphAddDependencies (kernel before child) returns 0", cudaGraphAddDependencies(g, &k, &sub, NULL, 1), 0);
+    check("cudaGraphAddDependencies (kernel before child) returns 0",
+          cudaGraphAddDependencies(g, &k, &sub, NULL, 1), 0);
     /* to be measured: CUDA documents "an error" for these two */
     check("the same edge again returns 1", cudaGraphAddDependencies(g, &k, &sub, NULL, 1), 1);
     cudaGetLastError();
@@ -87,7 +88,8 @@ int main(void)
     cudaGraphNode_t got_deps[3] = {NULL, NULL, NULL};
     size_t ndeps = 3;
     check("cudaGraphNodeGetDependencies returns 0", cudaGraphNodeGetDependencies(sub, got_deps, NULL, &ndeps), 0);
-    check("... the child graph node depends on the kernel only", ndeps * 10 + (got_deps[0] == k) + (got_deps[1] == NULL), 12);
+    check("... the child graph node depends on the kernel only",
+          ndeps * 10 + (got_deps[0] == k) + (got_deps[1] == NULL), 12);
     cudaGraphNodeGetDependentNodes(k, NULL, NULL, &ndeps);
     check("the kernel node has one dependent node", ndeps, 1);
     cudaGraph_t copy_of_g;
