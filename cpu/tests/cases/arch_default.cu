@@ -1,6 +1,6 @@
-// fact: What nvcc 13.0 builds with no architecture flag: taken to be -arch=sm_75 (sm_75 code and compute_75
-// PTX), which runs on the H200 through its PTX: cudaFuncGetAttributes says binaryVersion 90, ptxVersion 75.
-// To be measured: a different ptxVersion on the H200 means bin/nvcc-cpu's default must follow it.
+// fact: What nvcc 13.0 builds with no architecture flag: -arch=sm_75 (sm_75 code and compute_75 PTX, as its
+// --dryrun shows), which runs on the H200 through its PTX: cudaFuncGetAttributes says binaryVersion 90, ptxVersion 75.
+// (ptxVersion 75 on the H200 is still to be measured.)
 // test-flags: none
 #include "check.h"
 
