@@ -93,7 +93,7 @@ expect_kernel_line() {
 # expect_stopped ERROR FIX WHY: the run stopped at the first call that returned ERROR, with status 1 and one
 # error line that names that call and gives CUDA's string for ERROR and the fix FIX; it printed no result.
 expect_stopped() {
-  local code=$1 fix_words=$2 why=$3 first line lines string
+  local code=$1 fix_words=$2 why=$3 first line lines string names
   string=$(error_string "$code")
   [ "$RUN_NORMAL" = 1 ] && [ "$RUN_STATUS" = 1 ] ||
     fail "$(printf 'expected: exit status 1 (%s)\nhappened: the program %s; its stderr:\n%s\nusual cause: %s' "$why" "$RUN_HOW" "$(excerpt "$RUN_DIR/stderr" 4)" "$(cause_of_run)")"
@@ -103,7 +103,10 @@ expect_stopped() {
   line=$(grep -m1 '^error: ' "$RUN_DIR/stderr" || true)
   [ "$lines" = 1 ] ||
     fail "$(printf 'expected: one line starting with "error: " on stderr\nhappened: %s such lines:\n%s' "$lines" "$(excerpt "$RUN_DIR/stderr" 4)")"
-  [[ $line == *"$(call_field "$first" fn)"* && $line == *"$string"* && $line == *"$fix_words"* ]] ||
+  # a launch is named by the word, or by the cudaGetLastError that reports it
+  names=$(call_field "$first" fn)
+  [ "$names" != cudaLaunchKernel ] || names="launch|cudaGetLastError|cudaPeekAtLastError"
+  [[ $line =~ $names && $line == *"$string"* && $line == *"$fix_words"* ]] ||
     fail "$(printf 'expected: the error line names the call that failed first (%s), gives CUDA'"'"'s string for %s, "%s", and how to fix it:\n    %s\nhappened: %s\nusual cause: the error is reported without what to do about it, or by a later call than the one that failed' \
       "$(call_field "$first" fn)" "$code" "$string" "$fix_words" "$line")"
   ! grep -q '^scaled ' "$RUN_DIR/stdout" ||
