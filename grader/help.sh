@@ -11,4 +11,5 @@ echo "Commands:"
 sed -n 's/^\([a-z]*\): *##\(.*\)/\1\t\2/p' "$WB_ROOT/Makefile" |
   while IFS=$'\t' read -r target text; do printf '  make %-11s%s\n' "$target" "$text"; done
 echo
-echo "Start with: make check LESSON=1   (and read lessons/01-allocation.md)"
+first=$(lesson_ids | head -n 1)
+echo "Start with: make check LESSON=$((10#${first%%-*}))   (and read lessons/$first.md)"

@@ -21,17 +21,17 @@ extern "C" cudaError_t cudaGetLastError(CUDAWB_AT);
 extern "C" cudaError_t cudaPeekAtLastError(CUDAWB_AT);
 const char *cudaGetErrorName(cudaError_t error);
 const char *cudaGetErrorString(cudaError_t error);
-cudaError_t cudaGetDeviceCount(int *count);
+extern "C" cudaError_t cudaGetDeviceCount(int *count, CUDAWB_AT);
 cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaSetDevice(int device);
-cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
-cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+extern "C" cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device, CUDAWB_AT);
+extern "C" cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device, CUDAWB_AT);
 extern "C" cudaError_t cudaDeviceSynchronize(CUDAWB_AT);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaSetDeviceFlags(unsigned int flags);
 cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
-cudaError_t cudaDriverGetVersion(int *version);
-cudaError_t cudaRuntimeGetVersion(int *version);
+extern "C" cudaError_t cudaDriverGetVersion(int *version, CUDAWB_AT);
+extern "C" cudaError_t cudaRuntimeGetVersion(int *version, CUDAWB_AT);
 extern "C" cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes, CUDAWB_AT);
 extern "C" cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr, CUDAWB_AT);
 
@@ -241,12 +241,12 @@ void cudawb_register_kernel(const void *func, const char *name, int nparams, con
 
 /* Kernel attributes (the kernel is identified by its address) */
 cudaError_t cudawb_func_set_attribute(const void *func, enum cudaFuncAttribute attr, int value);
-cudaError_t cudawb_func_get_attributes(struct cudaFuncAttributes *attr, const void *func);
+extern "C" cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func, CUDAWB_AT);
 template <class T> cudaError_t cudaFuncSetAttribute(T *func, enum cudaFuncAttribute attr, int value) {
     return cudawb_func_set_attribute((const void *)func, attr, value);
 }
-template <class T> cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *func) {
-    return cudawb_func_get_attributes(attr, (const void *)func);
+template <class T> cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *func, CUDAWB_AT) {
+    return cudaFuncGetAttributes(attr, (const void *)func, cudawb_at);
 }
 template <class T> cudaError_t cudaFuncSetCacheConfig(T *, enum cudaFuncCache) { return cudaSuccess; }
 template <class T>

@@ -35,7 +35,13 @@ static void init_once() {
     }
     cfg.stack = (size_t)env_long("CUDAWB_CPU_STACK", 64 << 10);
     const char *vis = getenv("CUDA_VISIBLE_DEVICES");
-    cfg.no_device = vis && (vis[0] == 0 || strcmp(vis, "-1") == 0);
+    // the one device is visible when the list's first entry is 0: "", -1 or a device that is not there (3)
+    // hide it (100), as on the H200; what follows the first entry does not matter with one device
+    if (vis) {
+        char *end;
+        long first = strtol(vis, &end, 10);
+        cfg.no_device = end == vis || first != 0 || (*end != 0 && *end != ',');
+    }
     cfg.memcheck_leaks = (int)env_long("CUDAWB_MEMCHECK_LEAKS", 0);
     // a copy: the grader's shim blanks every CUDAWB_ variable's text once the runtime has read it
     const char *log = getenv("CUDAWB_MEMCHECK_LOG");

@@ -5,7 +5,7 @@
 
 using namespace rt;
 
-cudaError_t cudaGetDeviceCount(int *count) {
+cudaError_t cudaGetDeviceCount(int *count, cudawb_site) {
     init();
     if (!count) return fail("cudaGetDeviceCount", cudaErrorInvalidValue);
     *count = cfg.no_device ? 0 : 1;
@@ -27,13 +27,13 @@ cudaError_t cudaSetDevice(int device) {
 cudaError_t cudaSetDeviceFlags(unsigned int) { return enter("cudaSetDeviceFlags"); }
 cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache) { return enter("cudaDeviceSetCacheConfig"); }
 
-cudaError_t cudaDriverGetVersion(int *version) {
+cudaError_t cudaDriverGetVersion(int *version, cudawb_site) {
     if (!version) return fail("cudaDriverGetVersion", cudaErrorInvalidValue);
     *version = 13000;
     return cudaSuccess;
 }
 
-cudaError_t cudaRuntimeGetVersion(int *version) {
+cudaError_t cudaRuntimeGetVersion(int *version, cudawb_site) {
     if (!version) return fail("cudaRuntimeGetVersion", cudaErrorInvalidValue);
     *version = CUDART_VERSION;
     return cudaSuccess;
@@ -49,6 +49,7 @@ static long long h200_attribute(int attr) {
     return -2;
 }
 static int attr(enum cudaDeviceAttr a) { return (int)h200_attribute(a); }
+int rt::device_attribute(enum cudaDeviceAttr a) { return attr(a); }
 
 // The texture and surface limits, which the H200's properties report as its attributes do.
 static void texture_limits(struct cudaDeviceProp *p) {
@@ -95,7 +96,7 @@ static void texture_limits(struct cudaDeviceProp *p) {
 
 // The H200's properties (facts/h200-device-attributes.txt), but for the name, which says what runs the
 // program, and the memory, which is this backend's simulated capacity (CUDAWB_CPU_MEMORY).
-cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device, cudawb_site) {
     if (cudaError_t e = enter("cudaGetDeviceProperties")) return e;
     if (!p) return fail("cudaGetDeviceProperties", cudaErrorInvalidValue);
     if (device != 0) return fail("cudaGetDeviceProperties", cudaErrorInvalidDevice);
@@ -180,7 +181,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
 
 // Every attribute as the H200 answered it; a number that is no attribute is 1 (CUDA's documented answer,
 // not measured).
-cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr a, int device) {
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr a, int device, cudawb_site) {
     if (cudaError_t e = enter("cudaDeviceGetAttribute")) return e;
     if (!value) return fail("cudaDeviceGetAttribute", cudaErrorInvalidValue);
     if (device != 0) return fail("cudaDeviceGetAttribute", cudaErrorInvalidDevice);

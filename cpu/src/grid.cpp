@@ -88,10 +88,9 @@ void run_cooperative(kernel_run *k, worker *host) {
 // The 720 of a cooperative launch whose grid exceeds what the H200 holds at once: 132 SMs times the blocks
 // of this shape that fit on one (the occupancy calculator of cuda_runtime_api.h).
 cudaError_t grid_too_large(const cudawb::launch_desc *d) {
-    int per_sm = 0, sms = 0;
+    int per_sm = 0, sms = device_attribute(cudaDevAttrMultiProcessorCount);
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)d->func,
                                                   (int)(d->block.x * d->block.y * d->block.z), d->shmem);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
     uint64_t blocks = (uint64_t)d->grid.x * d->grid.y * d->grid.z;
     return blocks > (uint64_t)per_sm * (uint64_t)sms ? cudaErrorCooperativeLaunchTooLarge : cudaSuccess;
 }

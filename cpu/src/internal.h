@@ -16,7 +16,7 @@ struct config {
     int schedule;      // CUDAWB_SCHEDULE: the order independent streams' work runs in (stream.cpp)
     uint64_t schedule_seed;  // ... its seed, for shuffle:SEED
     size_t stack;      // CUDAWB_CPU_STACK: bytes of stack per GPU thread when a block uses barriers
-    int no_device;     // CUDA_VISIBLE_DEVICES="" (or -1): behave like a machine with no GPU (100)
+    int no_device;     // CUDA_VISIBLE_DEVICES not naming device 0 ("", -1, 3): no GPU here (100)
     int memcheck_leaks;       // CUDAWB_MEMCHECK_LEAKS: list live allocations at exit (--leak-check full)
     const char *memcheck_log; // CUDAWB_MEMCHECK_LOG: one line per memcheck error (counted by the wrapper)
     int report_api_errors;    // 1 unless the sanitizer runs with --report-api-errors none
@@ -31,6 +31,8 @@ cudaError_t fail(const char *fn, cudaError_t e); // records e as the last error 
 void set_sticky(cudaError_t e);                  // a kernel fault: every later call returns e
 cudaError_t sticky_error();
 void device_reset_errors();
+int device_attribute(enum cudaDeviceAttr a);     // the H200's answer (device.cpp), untraced
+int kernel_image(int *binary, int *ptx);        // arch.cpp: 0 when the build has code for 9.0, else 209
 
 // allocations (alloc.cpp)
 enum kind { DEVICE = 1, MANAGED = 2, PINNED = 4, REGISTERED = 8 };  // REGISTERED: cudaHostRegister's

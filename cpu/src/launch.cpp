@@ -68,6 +68,7 @@ cudaError_t cudawbLaunchKernel(const void *func, dim3 g, dim3 b, void **, size_t
     const char *fn = "cudaLaunchKernel";
     if (cudaError_t e = enter(fn)) return e;
     if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
+    if (int e = kernel_image(NULL, NULL)) return fail(fn, (cudaError_t)e);  // a build without code for 9.0 (arch.cpp)
     if (b.x == 0 || b.y == 0 || b.z == 0 || b.x > 1024 || b.y > 1024 || b.z > 64 ||
         (uint64_t)b.x * b.y * b.z > 1024 || g.x == 0 || g.y == 0 || g.z == 0 || g.x > 2147483647u ||
         g.y > 65535 || g.z > 65535)
@@ -133,13 +134,16 @@ cudaError_t cudawb_func_set_attribute(const void *func, enum cudaFuncAttribute a
     return cudaSuccess;
 }
 
-cudaError_t cudawb_func_get_attributes(struct cudaFuncAttributes *attr, const void *func) {
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func, cudawb_site) {
     if (cudaError_t e = enter("cudaFuncGetAttributes")) return e;
     if (!attr) return fail("cudaFuncGetAttributes", cudaErrorInvalidValue);
+    int binary, ptx;
+    if (int e = kernel_image(&binary, &ptx)) return fail("cudaFuncGetAttributes", (cudaError_t)e);
     memset(attr, 0, sizeof *attr);
     attr->maxThreadsPerBlock = 1024;
     attr->numRegs = 32;
-    attr->ptxVersion = attr->binaryVersion = 90;
+    attr->binaryVersion = binary;  // an sm_80 build runs through its PTX: binaryVersion 90, ptxVersion 80
+    attr->ptxVersion = ptx;
     attr->maxDynamicSharedSizeBytes = dynamic_limit(func);
     return cudaSuccess;
 }

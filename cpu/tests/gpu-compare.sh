@@ -15,8 +15,8 @@ source "$here/lib.sh"
 
 build() {  # the grader's command line with the real compiler
     local arch
-    arch=$(meta "$1" arch)
-    nvcc "-arch=${arch:-${GPU_ARCH:-native}}" -O2 -g -lineinfo -Xcompiler -Wall,-Wextra -I "$cases_dir" -o "$2" "$1" "${@:3}"
+    read -r -a arch <<<"$(arch_flags "$1" "-arch=${GPU_ARCH:-native}")"
+    nvcc ${arch[@]+"${arch[@]}"} -O2 -g -lineinfo -Xcompiler -Wall,-Wextra -I "$cases_dir" -o "$2" "$1" "${@:3}"
 }
 sanitizer_cmd() { echo compute-sanitizer; }
 

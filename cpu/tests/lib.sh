@@ -11,7 +11,8 @@
 #   test-libs: -lcublas     extra libraries to link
 #   test-gpu: skip (why)    not run by gpu-compare.sh
 #   test-cpu: skip (why)    not run by run.sh (a fact only a GPU can show)
-#   test-arch: sm_NN        gpu-compare.sh builds for this architecture instead of the GPU's own
+#   test-arch: sm_NN        build for this architecture instead of the device's own (-arch=native)
+#   test-flags: FLAGS       build with these nvcc flags instead (-gencode=...); "none": no architecture flag
 # stdout must equal expected/NAME.out; the build must print nothing (the grader's "compiles cleanly").
 # Needs only bash, grep, sed and cmp/diff (gpu-compare.sh runs it on the GPU machine).
 # CUDAWB_TEST_EXEC: a command to run the programs with (e.g. qemu-aarch64 for a cross-compiled suite).
@@ -21,6 +22,15 @@
 # meta FILE KEY: the values of "// test-KEY:" lines, one per line
 meta() {
     sed -n "s|^// test-$2: *||p" "$1"
+}
+
+# arch_flags FILE DEFAULT: the architecture flags the case is built with (test-flags, test-arch, else DEFAULT)
+arch_flags() {
+    local flags arch
+    flags=$(meta "$1" flags)
+    arch=$(meta "$1" arch)
+    if [[ $flags == none ]]; then return 0; fi
+    if [[ -n $flags ]]; then echo "$flags"; elif [[ -n $arch ]]; then echo "-arch=$arch"; else echo "$2"; fi
 }
 
 passed=0 failed=0 skipped=0

@@ -11,7 +11,9 @@ work=${CUDAWB_BUILD_DIR:-$(cd "$cpu_dir/.." && pwd)/build/cpu}/tests
 source "$here/lib.sh"
 
 build() {  # build SRC EXE [LIBS]: exactly the grader's command line
-    "$cpu_dir/bin/nvcc-cpu" -O2 -g -lineinfo -Xcompiler -Wall,-Wextra -I "$cases_dir" -o "$2" "$1" "${@:3}"
+    local arch
+    read -r -a arch <<<"$(arch_flags "$1" -arch=native)"
+    "$cpu_dir/bin/nvcc-cpu" ${arch[@]+"${arch[@]}"} -O2 -g -lineinfo -Xcompiler -Wall,-Wextra -I "$cases_dir" -o "$2" "$1" "${@:3}"
 }
 sanitizer_cmd() { echo "$cpu_dir/bin/compute-sanitizer"; }
 

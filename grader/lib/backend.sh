@@ -52,7 +52,8 @@ backend_choose() {
   elif cpu_backend_ready; then
     WB_BACKEND=cpu
     WB_NVCC=$WB_ROOT/cpu/bin/nvcc-cpu
-    WB_ARCH=""
+    # as on a GPU: the CPU backend's device is compute capability 9.0, and nvcc-cpu builds for it (cpu/README.md)
+    WB_ARCH=-arch=native
     WB_SANITIZER=$WB_ROOT/cpu/bin/compute-sanitizer
     WB_BACKEND_WHY="$why: the CPU backend (cpu/) runs the code instead"
   else

@@ -62,7 +62,9 @@ expect_printed() {
   got=$(grep -m1 -F -- "${1%%: *}" "$RUN_DIR/stdout" || true)
   fail "$(printf 'expected: %s\nprinted:  %s\nusual cause: %s' "$1" "${got:-(no such line; the program $RUN_HOW)}" "$2")"
 }
-program() { printf '%s\n' "$(wb_work)/build/program"; }
+# The program the runs use: the build made when grading started, or WB_ALT_BUILD's, another build of the
+# same sources that a step made itself (lesson 00 builds them again with other nvcc flags).
+program() { printf '%s\n' "$(wb_work)/build${WB_ALT_BUILD:+/$WB_ALT_BUILD}/program"; }
 
 # Fails the step when the program did not build; skips it when nothing here can run CUDA code.
 require_program() {

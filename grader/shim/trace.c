@@ -53,6 +53,12 @@ static unsigned long fail_call, fail_alloc, fail_site_nth;
 static char fail_site[64];
 static int fail_cublas_create, no_kernel_args;
 static long leave_free_mb = -1; /* CUDAWB_CUBLAS_LEAVE_FREE_MB, or -1 */
+/* CUDAWB_FAIL_DEVICE=35|100: the machine has no driver (35) or no device (100): every call fails with it from
+   the first (cudaRuntimeGetVersion and cudaDriverGetVersion answer, as the manual says they do; with 35 the
+   driver's version is 0). CUDAWB_DEVICE_SMS=N, CUDAWB_DEVICE_MEMORY=BYTES: the device answers N SMs and
+   BYTES of memory, so that a number typed into a device query shows (lesson 00). */
+static int fail_device, device_sms;
+static size_t device_memory;
 
 /* what the records need */
 static unsigned long seq, alloc_calls, site_hits, invalid_frees, dropped;
@@ -123,6 +129,10 @@ __attribute__((constructor(102))) static void tr_start(void)
     v = getenv("CUDAWB_CUBLAS_LEAVE_FREE_MB");
     if (v != NULL && *v != '\0')
         leave_free_mb = (long)env_ulong(v);
+    fail_device = (int)env_ulong(getenv("CUDAWB_FAIL_DEVICE"));
+    device_sms = (int)env_ulong(getenv("CUDAWB_DEVICE_SMS"));
+    v = getenv("CUDAWB_DEVICE_MEMORY");
+    device_memory = v != NULL ? (size_t)strtoull(v, NULL, 10) : 0;
     v = getenv("CUDAWB_FAIL_SITE");
     if (v != NULL && *v != '\0') {
         snprintf(fail_site, sizeof fail_site, "%s", v);
@@ -292,6 +302,9 @@ int tr_begin(struct tr_rec *r, const char *fn, enum tr_class cls, const char *fi
         r->fail = r->sticky = 1;
     if (cls == TR_ERROR && pending_last != cudaSuccess)
         r->fail = r->sticky = 1;
+    /* no driver or no device: every call fails with it, the error-state reads too */
+    if (fail_device != 0 && strstr(fn, "GetVersion") == NULL)
+        r->fail = r->sticky = r->injected = 1;
     pthread_mutex_unlock(&lock);
     return 1;
 }
@@ -300,6 +313,8 @@ cudaError_t tr_injected(struct tr_rec *r)
 {
     cudaError_t e;
     if (r->sticky) {
+        if (fail_device != 0)
+            return (cudaError_t)fail_device;
         if (r->cls != TR_ERROR)
             return sticky;
         e = pending_last;
@@ -603,6 +618,74 @@ void tr_out_size(struct tr_rec *r, const char *key, const size_t *p)
 {
     if (r->status == cudaSuccess && p != NULL)
         tr_size(r, key, *p);
+}
+
+/* --- the device and the toolkit, as a device query asks (lesson 00) ------------------------------- */
+
+void tr_out_int(struct tr_rec *r, const char *key, const int *p)
+{
+    if (r->status == cudaSuccess && p != NULL)
+        tr_int(r, key, *p);
+}
+
+/* cudaMemGetInfo: total= and free= as the call wrote them, or as CUDAWB_DEVICE_MEMORY makes them */
+void tr_mem_info(struct tr_rec *r, size_t *free_bytes, size_t *total_bytes)
+{
+    if (r->status != cudaSuccess || free_bytes == NULL || total_bytes == NULL)
+        return;
+    if (device_memory != 0) {
+        *total_bytes = device_memory;
+        if (*free_bytes > device_memory)
+            *free_bytes = device_memory;
+    }
+    tr_size(r, "free", *free_bytes);
+    tr_size(r, "total", *total_bytes);
+}
+
+void tr_device_attr(struct tr_rec *r, enum cudaDeviceAttr attr, int *value)
+{
+    if (r->status != cudaSuccess || value == NULL)
+        return;
+    if (device_sms != 0 && attr == cudaDevAttrMultiProcessorCount)
+        *value = device_sms;
+    tr_int(r, "value", *value);
+}
+
+/* what a device query prints from cudaDeviceProp: the compute capability, SMs, memory, unified and managed */
+void tr_device_prop(struct tr_rec *r, struct cudaDeviceProp *p)
+{
+    if (r->status != cudaSuccess || p == NULL)
+        return;
+    if (device_sms != 0)
+        p->multiProcessorCount = device_sms;
+    if (device_memory != 0)
+        p->totalGlobalMem = device_memory;
+    add(r, "%smajor=%d minor=%d sms=%d memory=%lu unified=%d managed=%d concurrent=%d", r->len ? " " : "", p->major,
+        p->minor, p->multiProcessorCount, (unsigned long)p->totalGlobalMem, p->unifiedAddressing, p->managedMemory,
+        p->concurrentManagedAccess);
+}
+
+void tr_func_attr(struct tr_rec *r, const void *func, const struct cudaFuncAttributes *a)
+{
+    const char *name = NULL;
+    size_t sizes[1];
+    /* only after a success: on a GPU the name is asked of the driver, which would fail (and set the last
+       error) for a kernel the build has no code for */
+    if (r->status != cudaSuccess || a == NULL)
+        return;
+    if (tr_kernel_info(func, &name, sizes, 1) >= 0 && name != NULL)
+        tr_text(r, "kernel", name);
+    add(r, "%sbinary=%d ptx=%d", r->len ? " " : "", a->binaryVersion, a->ptxVersion);
+}
+
+/* cudaRuntimeGetVersion and cudaDriverGetVersion: with no driver (CUDAWB_FAIL_DEVICE=35) the driver's is 0 */
+void tr_version(struct tr_rec *r, int *version, int driver)
+{
+    if (r->status != cudaSuccess || version == NULL)
+        return;
+    if (driver && fail_device == cudaErrorInsufficientDriver)
+        *version = 0;
+    tr_int(r, "version", *version);
 }
 
 /* A time the call wrote, in ms (cudaEventElapsedTime): the grader computes ratios from the trace, not

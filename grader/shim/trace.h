@@ -66,6 +66,13 @@ void tr_launch(struct tr_rec *r, const void *func, dim3 grid, dim3 block, void *
 /* what the call made or released */
 void tr_out_size(struct tr_rec *r, const char *key, const size_t *p);
 void tr_out_ms(struct tr_rec *r, const float *ms);
+void tr_out_int(struct tr_rec *r, const char *key, const int *p);
+/* the device's answers, as CUDAWB_DEVICE_SMS / CUDAWB_DEVICE_MEMORY make them, and the versions */
+void tr_mem_info(struct tr_rec *r, size_t *free_bytes, size_t *total_bytes);
+void tr_device_attr(struct tr_rec *r, enum cudaDeviceAttr attr, int *value);
+void tr_device_prop(struct tr_rec *r, struct cudaDeviceProp *p);
+void tr_func_attr(struct tr_rec *r, const void *func, const struct cudaFuncAttributes *a);
+void tr_version(struct tr_rec *r, int *version, int driver);
 void tr_new_alloc(struct tr_rec *r, enum tr_kind kind, void **ptr, size_t bytes);
 void tr_pitch(struct tr_rec *r, const size_t *pitch);
 void tr_free(struct tr_rec *r, const void *ptr, int kinds); /* kinds: the tr_kind values the call may release */

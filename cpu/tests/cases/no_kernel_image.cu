@@ -1,7 +1,6 @@
 // fact: No GPU: a binary built for an architecture the device lacks (here sm_100 on the H200) fails its launches
 // with 209 cudaErrorNoKernelImageForDevice "no kernel image is available for execution on the device".
 // test-arch: sm_100
-// test-cpu: skip (the CPU backend runs every kernel: there is no device architecture to lack)
 #include <string.h>
 #include "check.h"
 
