@@ -10,7 +10,7 @@ LEAVE_C=4        # ... for the run whose --budget is more than the device has, a
 
 # Sizes and budgets, from the grading's chosen number: no run's output can be written in advance. Every data
 # set is larger than the budget's chunks, and no size is a whole number of chunks (a last, shorter one).
-budget_a() { echo $((3 * MIB + ($(chosen_n) * 7919) % MIB)); }
+budget_a() { echo $((3 * MIB + 4096 + ($(chosen_n) * 7919) % (MIB - 4096))); }
 size_a() { echo $((4 * MIN_CHUNK + 1 + $(chosen_n) % (MIN_CHUNK - 1))); }
 size_b() { echo $((LEAVE_B * MIB / 4 + 1 + $(chosen_n) % (2 * MIN_CHUNK - 1))); }
 size_c() { echo $((LEAVE_C * MIB / 4 + 1 + ($(chosen_n) * 3) % (MIN_CHUNK - 1))); }
