@@ -6,7 +6,8 @@ MIB=1048576
 MIN_CHUNK=262144 # values (kernels' data: 4 bytes each) in the smallest chunk the lesson allows
 MAX_DEVICE=$((2 * (16 * MIB + 8))) # what two chunks of the largest size hold: a budget above it need not be used up
 LEAVE_B=6        # MiB the grader leaves free for the run without --budget
-LEAVE_C=4        # ... for the run whose --budget is more than the device has, and for the failure sweep
+LEAVE_C=4        # ... for the run whose --budget is more than the device has
+LEAVE_SWEEP=5    # ... for the failure sweep: room for chunks of 2 x MIN_CHUNK, so that a failed allocation can be survived
 
 # Sizes and budgets, from the grading's chosen number: no run's output can be written in advance. Every data
 # set is larger than the budget's chunks, and no size is a whole number of chunks (a last, shorter one).
@@ -187,8 +188,9 @@ survived_allocation() {
     { echo "it went on with smaller chunks, but printed a wrong sum: $(grep -m1 '^sum of steps' "$RUN_DIR/stdout")"; return 1; }
 }
 
-# The failure sweep's run: without --budget, under CUDAWB_LEAVE_FREE_MB, three chunks of MIN_CHUNK.
-SWEEP_N=$((2 * MIN_CHUNK + 1001))
+# The failure sweep's run: without --budget, under CUDAWB_LEAVE_FREE_MB, three chunks of 2 x MIN_CHUNK (the
+# solution's first size there: a failed allocation of it is survived with chunks of MIN_CHUNK).
+SWEEP_N=$((4 * MIN_CHUNK + 1001))
 sweep_chunks() {
-  fault_sweep --lesson-work --env "CUDAWB_LEAVE_FREE_MB=$LEAVE_C" --survive survived_allocation -- "$SWEEP_N"
+  fault_sweep --lesson-work --env "CUDAWB_LEAVE_FREE_MB=$LEAVE_SWEEP" --survive survived_allocation -- "$SWEEP_N"
 }
