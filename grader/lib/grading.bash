@@ -536,12 +536,16 @@ expect_real_oom() {
 # reads and completion queries are not, nor calls that already fail in the normal run.
 # --lesson-work: before the sweep, the normal run must do the lesson's work (expect_lesson_work): a
 # program that does not has no error paths worth the step's points.
+# --env K=V: for every run (run_program's). --survive FN: a run that exits with status 0 after its failure
+# passes when FN does (lesson 09: a failed allocation survived with smaller chunks); FN prints why not.
 fault_sweep() {
   local prefix=sweep format=plain skip="" skip_lines=" " count_dir rec key n k=0 total why keys=" " sites=() site failed
-  local work=0
+  local work=0 envs=() survive=""
   while [ $# -gt 0 ]; do
     case $1 in
       --name) prefix=$2; shift 2 ;;
+      --env) envs+=(--env "$2"); shift 2 ;;
+      --survive) survive=$2; shift 2 ;;
       --format) format=$2; shift 2 ;;
       --skip) skip=$2; shift 2 ;;
       --lesson-work) work=1; shift ;;
@@ -549,7 +553,7 @@ fault_sweep() {
       *) break ;;
     esac
   done
-  run_program --name "$prefix-count" -- "$@"
+  run_program --name "$prefix-count" "${envs[@]}" -- "$@"
   expect_exit 0
   count_dir=$RUN_DIR
   [ "$work" = 0 ] || expect_lesson_work "its error paths are not worth the step's points yet"
@@ -572,8 +576,12 @@ fault_sweep() {
     n=$(call_field "$site" n)
     # Shown on the student's terminal while the step runs (report.sh), never in the report itself.
     [ -z "${WB_PROGRESS:-}" ] || printf '# progress: %s: failing call %s of %s (%s)\n' "${BATS_TEST_DESCRIPTION%% (*}" "$k" "$total" "$(call_field "$site" fn)" >&3
-    run_program --name "$prefix-$n" --env "CUDAWB_FAIL_CALL=$n" -- "$@"
-    why=$(contract_kept "$format") && continue
+    run_program --name "$prefix-$n" "${envs[@]}" --env "CUDAWB_FAIL_CALL=$n" -- "$@"
+    if [ -n "$survive" ] && [ "$RUN_NORMAL" = 1 ] && [ "$RUN_STATUS" = 0 ]; then
+      why=$("$survive") && continue
+    else
+      why=$(contract_kept "$format") && continue
+    fi
     failed=$(failed_call)
     RUN_DIR=$count_dir
     fail "$(printf 'expected: when a CUDA call fails, the program prints one "error: ..." line naming it, releases what it holds and exits with status 1 (%s call sites of this run swept, %s kept the contract)\nhappened: made to fail with error %s (%s), %s; %s\nusual cause: an unchecked return value, an exit() or return that skips the cleanup, or a cleanup that misses a buffer' \

@@ -91,6 +91,7 @@ void tr_pool_attr(struct tr_rec *r, int attr, const void *value); /* attr=Releas
 int tr_setting_fail_cublas_create(void); /* CUDAWB_FAIL_CUBLAS_CREATE=1 (cublas.c) */
 long tr_setting_leave_free_mb(void); /* CUDAWB_CUBLAS_LEAVE_FREE_MB=N, or -1 */
 void tr_leave_free(void);            /* ... fills device memory to leave N MiB free, once (wrappers.c) */
+void tr_leave_free_mb(long mb);      /* the same for N = mb (CUDAWB_LEAVE_FREE_MB, before the first call) */
 int tr_setting_no_kernel_args(void);     /* CUDAWB_NO_KERNEL_ARGS=1: launches recorded without arguments */
 
 /* provided by wrappers.c: failures made by the real runtime, so its last-error state says the same */

@@ -49,15 +49,17 @@ cudaError_t tr_real_out_of_memory(void)
     return err;
 }
 
-/* The grader's way to a real CUBLAS_STATUS_ALLOC_FAILED (facts/gpu-facts.md: the first cublasCreate of a
- * process takes 68 MiB of device memory and fails with 64 MiB free): before the first cublasCreate,
- * allocate through the real runtime, untraced and never freed (the process ends soon), until at most
- * CUDAWB_CUBLAS_LEAVE_FREE_MB MiB are free. A chunk that does not fit is halved; the last error is left
- * at 0. */
-void tr_leave_free(void)
+/* The grader's way to give a program a device-memory budget, and to a real CUBLAS_STATUS_ALLOC_FAILED
+ * (facts/gpu-facts.md: the first cublasCreate of a process takes 68 MiB of device memory and fails with 64
+ * MiB free): allocate through the real runtime, untraced and never freed (the process ends soon), until at
+ * most mb MiB are free, or less than 1 MiB more (a block under 1 MiB is not taken). A block that does not fit
+ * is halved; the last error is left at 0. Once per process: CUDAWB_LEAVE_FREE_MB before the program's
+ * first traced call (trace.c), or CUDAWB_CUBLAS_LEAVE_FREE_MB before its first cublasCreate. */
+void tr_leave_free(void) { tr_leave_free_mb(tr_setting_leave_free_mb()); }
+
+void tr_leave_free_mb(long mb)
 {
     static int done;
-    long mb = tr_setting_leave_free_mb();
     size_t want, free_b = 0, total = 0, chunk;
     void *p;
     if (done || mb < 0)

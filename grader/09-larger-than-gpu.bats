@@ -1,0 +1,176 @@
+#!/usr/bin/env bats
+# Grader for lesson 09, a data set larger than the GPU: one @test per graded step, its points in its name.
+# The "# hint:" lines above a step are what `make hint LESSON=9` prints while the step is not passed.
+
+setup_file() {
+  load lib/grading
+  lesson_setup_file
+}
+
+setup() {
+  load lib/grading
+  load 09-larger-than-gpu/budget
+}
+
+# The calls the TODOs add: the chunks' copies and launches, the buffers' allocations (the skeleton makes none
+# of them). The failure sweep grades how the work is done, so it needs it done.
+LESSON_WORK="cudaMemcpyAsync=3 cudaLaunchKernel=2 cudaMalloc=3"
+# The speed-up two streams must give the pipeline over 2^28 values (64 chunks of 2^22) against one stream
+# that waits after each chunk. Provisional: the lead measures it on the H200 (20 graded runs of the
+# solution) and sets the threshold below the lowest.
+MIN_SPEEDUP=1.3
+GPU_TIMED_N=268435456
+CPU_TIMED_N=2097152 # 8 chunks of MIN_CHUNK: the step's other checks, quickly
+
+# hint: Build it yourself with `make run LESSON=9 ARGS='--budget 3000000 1000000'`.
+@test "step 1: compiles cleanly, without warnings (1 point)" {
+  expect_clean_build
+}
+
+# hint: run_pipeline(): for chunk k on stream s = k % streams, cudaMemcpyAsync the staging buffer to the
+# hint: stream's device buffer, then sum_steps<<<sum_blocks(count), SUM_THREADS, 0, stream>>>; the last chunk
+# hint: is shorter (count = n - first). Copy each stream's sum back and cudaStreamSynchronize it before adding.
+@test "step 2: sums every value of the data set, chunk by chunk, for a size and budget the grader chooses (3 points)" {
+  local n copies launches bytes counted d2h
+  require_program
+  n=$(size_a)
+  run_a
+  expect_exit 0
+  copies=$(calls fn=cudaMemcpyAsync kind=HostToDevice status=0)
+  bytes=$(awk -F '\t' '{ v = " " $7 " "; sub(/.* bytes=/, "", v); sub(/ .*/, "", v); t += v * $6 } END { print t + 0 }' <<<"$copies")
+  [ "$bytes" = "$((n * 4))" ] ||
+    fail "$(printf 'expected: the %s values (%s bytes) copied to the device once each, in chunks (cudaMemcpyAsync, HostToDevice)\nhappened: %s bytes copied in %s call(s)\nusual cause: the last, shorter chunk dropped or copied whole, or a chunk copied twice' \
+      "$n" "$((n * 4))" "$bytes" "$(grep -c . <<<"$copies")")"
+  launches=$(calls fn=cudaLaunchKernel kernel=sum_steps status=0)
+  counted=$(awk -F '\t' '{ a = $7; sub(/.* args=/, "", a); sub(/ .*/, "", a); split(a, v, ","); t += v[2] * $6 } END { print t + 0 }' <<<"$launches")
+  [ "$counted" = "$n" ] ||
+    fail "$(printf 'expected: sum_steps launched over the %s values, one launch per chunk\nhappened: its launches covered %s values\nusual cause: a launch given the whole chunk size for the last chunk, or a chunk not summed' "$n" "$counted")"
+  d2h=$(calls fn=cudaMemcpyAsync kind=DeviceToHost status=0 | cut -f1 | tr '\n' ' ')
+  [ -n "$d2h" ] || fail "expected: the sums copied back with cudaMemcpyAsync; happened: no such copy; the program $RUN_HOW"
+  # shellcheck disable=SC2086 # one call number per word
+  expect_waited "the copies of the sums" "sum of steps: " \
+    "each sum is copied back on its stream: cudaStreamSynchronize that stream before the host reads it" $d2h
+  expect_printed "sum of steps: $(expected_sum "$n")" \
+    "a chunk summed twice or not at all, or the staging buffer read into again before its copy had left it"
+}
+
+# hint: allocate_device() and allocate_host() run once, before the first chunk: the loop only reuses the
+# hint: buffers. release() frees every one of them (device, pinned), and destroys the streams and events.
+@test "step 3: allocates its buffers once, before the first chunk, and frees them all at the end (2 points)" {
+  local first late
+  require_program
+  for which in run_a run_b; do
+    "$which"
+    expect_exit 0
+    first=$(first_n fn=cudaMemcpyAsync kind=HostToDevice status=0)
+    [ -n "$first" ] || fail "expected: chunks copied to the device; happened: no such copy; the program $RUN_HOW"
+    late=$(calls class=alloc status=0 | awk -F '\t' -v f="$first" '$1 > f' | head -n 1)
+    [ -z "$late" ] ||
+      fail "$(printf 'expected: every buffer allocated before the first chunk is copied (call %s), and reused for every chunk\nhappened: %s\nusual cause: a buffer allocated inside the loop, once per chunk: each allocation costs time, and a cudaFree waits for the GPU' \
+        "$first" "$(call_text "$late")")"
+    expect_no_leaks
+    expect_no_invalid_frees
+  done
+}
+
+# hint: Without --budget, the budget is cudaMemGetInfo's free memory. first_chunk() picks the largest chunk
+# hint: whose buffers fit: STREAMS x (chunk x 4 + 8) bytes of device memory at most.
+@test "step 4: keeps to its device-memory budget: --budget, or what cudaMemGetInfo says is free (3 points)" {
+  local info free
+  require_program
+  run_a
+  expect_exit 0
+  expect_peak_within "$(budget_a)" "the --budget given ($(budget_a) bytes)"
+  run_b
+  expect_exit 0
+  info=$(calls fn=cudaMemGetInfo status=0 | head -n 1)
+  [ -n "$info" ] && [ "$(call_field "$info" n)" -lt "$(first_n class=alloc)" ] ||
+    fail "$(printf 'expected: without --budget, cudaMemGetInfo asked before the first allocation (the grader left %s MiB free)\nhappened: %s\nusual cause: a budget typed in, not asked of the device' \
+      "$LEAVE_B" "${info:+$(call_text "$info")}${info:-no cudaMemGetInfo call}")"
+  free=$(call_field "$info" free)
+  expect_peak_within "$free" "what cudaMemGetInfo said was free ($free bytes)"
+  expect_printed "sum of steps: $(expected_sum "$(size_b)")" "read the program's output: the sum is right under --budget (step 2)"
+}
+
+# hint: When a cudaMalloc of allocate_device() fails with cudaErrorMemoryAllocation: free every buffer
+# hint: already allocated (free_device), clear the error (cudaGetLastError), halve p->chunk and try again;
+# hint: give up below MIN_CHUNK. The budget can be more than the device really has.
+@test "step 5: halves its chunks and tries again when the device has less than the budget, freeing what it held first (3 points)" {
+  require_program
+  run_c
+  expect_exit 0
+  expect_retries_freed 1
+  expect_peak_within "$(((LEAVE_C + 1) * 1048576))" "the ${LEAVE_C} MiB the grader left free (and less than 1 MiB more)"
+  expect_printed "sum of steps: $(expected_sum "$(size_c)")" "read the program's output: the sum is right with smaller chunks too"
+}
+
+# hint: Chunk k goes to stream k % STREAMS, from that stream's pinned staging buffer (cudaMallocHost). Before
+# hint: read_chunk() writes a staging buffer again, cudaEventSynchronize the event recorded behind its last
+# hint: copy; do not wait for the whole stream, or for each chunk.
+@test "step 6: overlaps copies with sums on two streams, reading into a staging buffer only when its copy is done (2 points)" {
+  local copies streams rec overlap
+  require_program
+  run_a
+  expect_exit 0
+  copies=$(calls fn=cudaMemcpyAsync kind=HostToDevice status=0)
+  rec=$(awk -F '\t' '$7 !~ / src=pinned#/' <<<"$copies" | head -n 1)
+  [ -z "$rec" ] ||
+    fail "$(printf 'expected: every chunk copied from a pinned staging buffer (cudaMallocHost)\nhappened: %s\nusual cause: a staging buffer from malloc: the copy engine cannot read pageable memory directly, and the copy waits for the host' \
+      "$(call_text "$rec")")"
+  streams=$(calls fn=cudaLaunchKernel kernel=sum_steps status=0 | while IFS= read -r rec; do call_field "$rec" stream; done | grep -v '^0$' | sort -u | grep -c . || true)
+  [ "$streams" -ge 2 ] ||
+    fail "$(printf 'expected: the chunks summed on two or more streams of the program'"'"'s own\nhappened: %s stream(s)\nusual cause: every chunk on one stream (or the default stream): the copy of one chunk cannot run beside the sum of another' "$streams")"
+  overlap=$(trace_overlap)
+  [ -n "$overlap" ] ||
+    fail "$(printf 'expected: a chunk copied while a sum on another stream may still run (no wait for it between them)\nhappened: every sum was waited for before the next copy was queued\nusual cause: cudaStreamSynchronize (or cudaDeviceSynchronize) after each chunk: the streams then take turns')"
+  rec=$(trace_early_refill)
+  [ -z "$rec" ] ||
+    fail "$(printf 'expected: before a staging buffer is read into again, a wait for its last copy (an event recorded behind the copy, or its stream)\nhappened: %s\nusual cause: read_chunk() writes the buffer while the copy before may still read it: that chunk is copied half old, half new' \
+      "$rec")"
+}
+
+# hint: The timed mode runs run_pipeline() twice: on one stream, waiting after each chunk, then on STREAMS
+# hint: streams. Both timings are given; the second must be faster because the host reads a chunk while the GPU
+# hint: copies and sums another.
+@test "step 7: two streams make the pipeline faster than one stream that waits after each chunk (2 points)" {
+  local n spans span idx s e launches bytes streams want t1 t2 ratio line
+  require_program
+  run_timed "$GPU_TIMED_N" "$CPU_TIMED_N"
+  n=$TIMED_SIZE
+  want=$(expected_sum "$n")
+  expect_printed "timed sums of steps: $want serial, $want overlapped" "a chunk lost in one of the two pipelines"
+  spans=$(elapsed_spans)
+  [ "$(grep -c . <<<"$spans")" -ge 2 ] ||
+    fail "$(printf 'expected: two timings (cudaEventElapsedTime), one per pipeline\nhappened: %s\nusual cause: a call before them failed' "$(grep -c . <<<"$spans") timing(s)")"
+  for idx in 1 2; do
+    span=$(sed -n "${idx}p" <<<"$spans")
+    s=$(cut -f2 <<<"$span") e=$(cut -f3 <<<"$span")
+    bytes=$(calls fn=cudaMemcpyAsync kind=HostToDevice status=0 | awk -F '\t' -v s="$s" -v e="$e" '$1 > s && $1 < e { v = " " $7 " "; sub(/.* bytes=/, "", v); sub(/ .*/, "", v); t += v * $6 } END { print t + 0 }')
+    launches=$(span_count "$s" "$e" fn=cudaLaunchKernel kernel=sum_steps status=0)
+    streams=$(calls fn=cudaLaunchKernel kernel=sum_steps status=0 | awk -F '\t' -v s="$s" -v e="$e" '$1 > s && $1 < e { v = " " $7 " "; sub(/.* stream=/, "", v); sub(/ .*/, "", v); seen[v] = 1 } END { print length(seen) }')
+    # the first on one stream, the second on two or more
+    [ "$bytes" = "$((n * 4))" ] && [ "$launches" -ge 2 ] && [ "$((streams >= 2 ? 2 : streams))" = "$idx" ] ||
+      fail "$(printf 'expected: timing %s covers the whole pipeline over %s values (%s bytes copied) on %s\nhappened: it covers %s bytes copied, %s launch(es) on %s stream(s)\nusual cause: the timings must run the same pipeline, first on one stream, then on all' \
+        "$idx" "$n" "$((n * 4))" "$([ "$idx" = 1 ] && echo "one stream" || echo "two or more streams")" "$bytes" "$launches" "$streams")"
+  done
+  t1=$(sed -n 1p <<<"$spans" | cut -f1) t2=$(sed -n 2p <<<"$spans" | cut -f1)
+  ratio=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+  line=$(grep -m1 '^one stream, serial: ' "$RUN_DIR/stdout" || true)
+  printed_times "$line" 4 "$t1" 8 "$t2" 2 ||
+    fail "$(printf 'expected: "one stream, serial: %.2f ms, 2 streams: %.2f ms, speed-up: %sx", the times cudaEventElapsedTime gave\nhappened: %s\nusual cause: the times printed are not the ones measured' \
+      "$t1" "$t2" "$ratio" "${line:-no such line}")"
+  require_real_gpu "the ratio of two pipeline times"
+  awk -v r="$ratio" -v min="$MIN_SPEEDUP" 'BEGIN { exit !(r >= min) }' ||
+    fail "$(printf 'expected: the pipeline on two streams at least %sx as fast\nhappened: %s ms against %s ms, %sx\nusual cause: a wait for the whole stream (or the device) before each chunk is read: the host and the GPU then take turns' \
+      "$MIN_SPEEDUP" "$t1" "$t2" "$ratio")"
+}
+
+# hint: When even MIN_CHUNK does not fit: print one line "error: cudaMalloc of N bytes failed: <cudaGetErrorString>"
+# hint: for the allocation that failed last, free what is held, and exit with status 1. A budget below the
+# hint: smallest chunks: one "error: ..." line too, and no allocation. Every other failed call: the same contract.
+@test "step 8: survives running out of device memory (3 points)" {
+  require_program
+  expect_gives_up
+  expect_budget_refused
+  sweep_chunks
+}

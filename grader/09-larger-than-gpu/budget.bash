@@ -1,0 +1,196 @@
+# Lesson 09's grader helpers (loaded by grader/09-larger-than-gpu.bats): the sizes and budgets the grader
+# chooses, the sum it expects, and what it reads in the trace about device memory, retries and streams.
+
+# shellcheck shell=bash
+MIB=1048576
+MIN_CHUNK=262144 # values (kernels' data: 4 bytes each) in the smallest chunk the lesson allows
+MAX_DEVICE=$((2 * (16 * MIB + 8))) # what two chunks of the largest size hold: a budget above it need not be used up
+LEAVE_B=6        # MiB the grader leaves free for the run without --budget
+LEAVE_C=4        # ... for the run whose --budget is more than the device has
+LEAVE_SWEEP=5    # ... for the failure sweep: room for chunks of 2 x MIN_CHUNK, so that a failed allocation can be survived
+
+# Sizes and budgets, from the grading's chosen number: no run's output can be written in advance. Every data
+# set is larger than the budget's chunks, and no size is a whole number of chunks (a last, shorter one).
+budget_a() { echo $((3 * MIB + 4096 + ($(chosen_n) * 7919) % (MIB - 4096))); }
+size_a() { echo $((4 * MIN_CHUNK + 1 + $(chosen_n) % (MIN_CHUNK - 1))); }
+size_b() { echo $((LEAVE_B * MIB / 4 + 1 + $(chosen_n) % (2 * MIN_CHUNK - 1))); }
+size_c() { echo $((LEAVE_C * MIB / 4 + 1 + ($(chosen_n) * 3) % (MIN_CHUNK - 1))); }
+
+run_a() { run_program --name "a-$(size_a)" -- --budget "$(budget_a)" "$(size_a)"; }
+run_b() { run_program --name "b-$(size_b)" --env "CUDAWB_LEAVE_FREE_MB=$LEAVE_B" -- "$(size_b)"; }
+run_c() { run_program --name "c-$(size_c)" --env "CUDAWB_LEAVE_FREE_MB=$LEAVE_C" -- --budget $((64 * MIB)) "$(size_c)"; }
+
+# expected_sum N: the Collatz steps of the data set's first N values (kernels/chunks.cuh: value i is
+# ((i * 40503 + 12345) mod 16384) + 1), summed here: every 16384 values in a row hold each of 1..16384 once.
+expected_sum() {
+  awk -v n="$1" 'BEGIN {
+    m = 16384
+    for (x = 1; x <= m; x++) { y = x; c = 0; while (y != 1) { y = (y % 2) ? 3 * y + 1 : y / 2; c++ }; steps[x] = c; all += c }
+    full = int(n / m); s = full * all
+    for (i = 0; i < n - full * m; i++) s += steps[(i * 40503 + 12345) % m + 1]
+    printf "%.0f\n", s
+  }'
+}
+
+# device_allocs: the last run's device allocations (successful or not), for a message.
+device_allocs() {
+  calls class=alloc | awk -F '\t' '$2 ~ /^cudaMalloc(Async|FromPoolAsync|Pitch|3D)?$/' | head -n 8 |
+    while IFS= read -r rec; do printf '    %s\n' "$(call_text "$rec")"; done
+}
+
+# expect_peak_within LIMIT WHAT: the last run never held more than LIMIT bytes of device memory at once (the
+# trace's peak), and used at least a quarter of it (or of MAX_DEVICE): chunks that fit, and not tiny ones.
+expect_peak_within() {
+  local limit=$1 what=$2 peak use
+  peak=$(report_total peak)
+  [ -n "$peak" ] || fail "expected: a record of the program's device memory; happened: no report; the program $RUN_HOW"
+  [ "$peak" -le "$limit" ] ||
+    fail "$(printf 'expected: at most %s bytes of device memory held at once: %s\nhappened: %s bytes at the peak; its allocations:\n%s\nusual cause: the budget ignored, or the whole data set allocated on the device' \
+      "$limit" "$what" "$peak" "$(device_allocs)")"
+  use=$((limit < MAX_DEVICE ? limit : MAX_DEVICE))
+  [ "$((peak * 4))" -ge "$use" ] ||
+    fail "$(printf 'expected: chunks as large as the budget allows: at least a quarter of %s bytes held\nhappened: %s bytes at the peak\nusual cause: a chunk size typed in, not computed from the budget' "$use" "$peak")"
+}
+
+# retry_report: walks the last run's device allocations. Prints "fails N", or first "held N LIST" when an
+# allocation after a failed one was made while buffers of the failed round were still held (LIST), or
+# "big N BYTES MAX" when it was not at most half the largest of the failed round.
+retry_report() {
+  trace_table
+  awk -F '\t' '
+    function field(k,   v) { v = " " $7 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
+    $3 == "alloc" && $2 ~ /^cudaMalloc(Async|FromPoolAsync|Pitch|3D)?$/ {
+      b = field("bytes") + 0
+      if (after) {
+        list = ""; for (p in live) list = list " " p
+        if (list != "") { print "held", $1, substr(list, 2); exit }
+        if (2 * b > failed_max) { print "big", $1, b, failed_max; exit }
+        after = 0; round = 0
+      }
+      if (b > round) round = b
+      if ($4 == 0) live[field("ptr")] = 1
+      else if ($4 == 2) { fails++; after = 1; failed_max = round }
+    }
+    ($2 == "cudaFree" || $2 == "cudaFreeAsync") && $4 == 0 { delete live[field("ptr")] }
+    END { print "fails", fails + 0 }' "$RUN_DIR/calls.tsv" | head -n 1
+}
+
+# expect_retries_freed MIN_FAILS: in the last run, at least MIN_FAILS device allocations failed, and after
+# each the program freed every device buffer it held before it tried again, with chunks at most half as large.
+expect_retries_freed() {
+  local what n rest
+  read -r what n rest <<<"$(retry_report)"
+  case $what in
+    held) fail "$(printf 'expected: after an allocation fails, every device buffer still held freed before the next try\nhappened: %s still held when %s was called\nusual cause: the buffers of the failed try kept: half a chunk beside them may not fit either, and they leak' \
+      "${rest:-?}" "$(call_text "$(calls "n=$n")")")" ;;
+    big) fail "$(printf 'expected: after an allocation fails, the next try at most half as large (%s bytes)\nhappened: %s\nusual cause: the chunk not halved before trying again' \
+      "$((${rest#* } / 2))" "$(call_text "$(calls "n=$n")")")" ;;
+  esac
+  [ "$n" -ge "$1" ] ||
+    fail "$(printf 'expected: a --budget (64 MiB) larger than the device has (the grader left %s MiB free): a cudaMalloc that fails with out of memory, then smaller chunks\nhappened: %s failed allocation(s); its allocations:\n%s\nusual cause: the chunk computed from cudaMemGetInfo, not from --budget' \
+      "$LEAVE_C" "$n" "$(device_allocs)")"
+}
+
+# per_stream_waits: an awk program's part that follows, per stream, up to which call its work is known to be
+# finished (done[S]): a wait for the stream or the device, or for an event recorded on it. Shared by the two
+# checks below, which read calls.tsv with it.
+# shellcheck disable=SC2016 # an awk program: its $ are awk's
+WAITS_AWK='
+  function field(k,   v) { v = " " $7 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
+  function base(p) { sub(/\+[0-9]+$/, "", p); return p }
+  $2 == "cudaEventRecord" && $4 == 0 { on[field("event")] = field("stream"); at[field("event")] = $1 }
+  $4 == 0 && ($2 == "cudaStreamSynchronize" || $2 == "cudaStreamQuery") { done[field("stream")] = $1 }
+  $4 == 0 && ($2 == "cudaEventSynchronize" || $2 == "cudaEventQuery") && (field("event") in on) {
+    e = field("event"); if (at[e] > done[on[e]]) done[on[e]] = at[e]
+  }
+  $4 == 0 && $2 == "cudaDeviceSynchronize" { all = $1 }
+  function finished(s, n) { return done[s] > n || all > n }
+'
+
+# trace_overlap: the first copy to the device queued while a sum on another stream was not known to be
+# finished (nothing printed when there is none).
+trace_overlap() {
+  trace_table
+  awk -F '\t' "$WAITS_AWK"'
+    $2 == "cudaLaunchKernel" && $4 == 0 { last[field("stream")] = $1 }
+    $2 == "cudaMemcpyAsync" && $4 == 0 && field("kind") == "HostToDevice" {
+      for (s in last) if (s != field("stream") && !finished(s, last[s])) { print $1; exit }
+    }' "$RUN_DIR/calls.tsv"
+}
+
+# trace_early_refill: the first copy from a staging buffer whose previous copy was not known to be finished
+# when it was queued (the host had written the buffer in between), as a sentence; nothing when there is none.
+trace_early_refill() {
+  trace_table
+  awk -F '\t' "$WAITS_AWK"'
+    $2 == "cudaMemcpyAsync" && $4 == 0 && field("kind") == "HostToDevice" {
+      b = base(field("src"))
+      if ((b in prev) && !finished(pstream[b], prev[b])) { print $1, prev[b]; exit }
+      prev[b] = $1; pstream[b] = field("stream")
+    }' "$RUN_DIR/calls.tsv" | while read -r now before; do
+    printf '%s was queued while %s, the copy before from the same buffer, may still have been running' \
+      "$(call_text "$(calls "n=$now")")" "$(call_text "$(calls "n=$before")")"
+  done
+}
+
+# expect_gives_up: with 1 MiB left free, even the smallest chunks do not fit: the program halves down to
+# MIN_CHUNK, then keeps the contract for the allocation that failed last, having freed what it held.
+expect_gives_up() {
+  local last bytes line why
+  run_program --name gives-up --env CUDAWB_LEAVE_FREE_MB=1 -- --budget $((64 * MIB)) "$(size_c)"
+  last=$(calls class=alloc status=2 | tail -n 1)
+  bytes=$(call_field "$last" bytes)
+  line=$(grep -m1 '^error: ' "$RUN_DIR/stderr" || true)
+  why=""
+  if [ "$RUN_NORMAL" != 1 ] || [ "$RUN_STATUS" -ne 1 ]; then
+    why="it $RUN_HOW"
+  elif [ -z "$last" ]; then
+    why="no allocation failed, though at most 2 MiB were free"
+  elif [ "$(grep -c '^error: ' "$RUN_DIR/stderr")" -ne 1 ] || [[ $line != *"$(call_field "$last" fn)"* ]] ||
+    [[ $line != *" $bytes "* ]] || [[ $line != *": $(error_string "$(call_field "$last" status)")" ]]; then
+    why="its stderr: $(excerpt "$RUN_DIR/stderr" 3 | sed 's/^ *//')"
+  elif [ "$(report_total live)" != 0 ] || [ "$(report_total live-streams)" != 0 ] || [ "$(report_total live-events)" != 0 ]; then
+    why="it did not release what it held: $(leaks_beyond "" | tr -s ' ')"
+  fi
+  [ -z "$why" ] ||
+    fail "$(printf 'expected: with 1 MiB free and a --budget of 64 MiB, chunks halved down to the smallest, then one "error: %s of %s bytes failed: out of memory" line for the allocation that failed last, everything released, exit status 1\nhappened: %s\nusual cause: a retry that never gives up, or a failure whose return value is not checked' \
+      "$(call_field "$last" fn)" "${bytes:-N}" "$why")"
+  expect_retries_freed 2
+}
+
+# expect_budget_refused: a --budget below two chunks of MIN_CHUNK: one "error: ..." line, exit status 1,
+# and no device memory beyond it.
+expect_budget_refused() {
+  local peak
+  run_program --name refused -- --budget 2000000 "$(size_a)"
+  peak=$(report_total peak)
+  if [ "$RUN_NORMAL" != 1 ] || [ "$RUN_STATUS" != 1 ] || [ "$(grep -c '^error: ' "$RUN_DIR/stderr")" != 1 ] ||
+    [ "${peak:-0}" -gt 2000000 ] || [ "$(report_total live)" != 0 ]; then
+    fail "$(printf 'expected: a --budget of 2000000 bytes, less than two chunks of %s values, refused: one "error: ..." line on stderr, no device memory beyond the budget, exit status 1\nhappened: it %s, held %s bytes at the peak; its stderr:\n%s\nusual cause: first_chunk() returns a chunk below MIN_CHUNK, or the program goes on without one' \
+      "$MIN_CHUNK" "$RUN_HOW" "${peak:-0}" "$(excerpt "$RUN_DIR/stderr" 3)")"
+  fi
+}
+
+# survived_allocation: for fault_sweep --survive: the last run exited with status 0 after its injected
+# failure. Passes when the failure was a device allocation and the program went on as the lesson asks:
+# everything it held freed, smaller chunks, the right sum, nothing left allocated. Prints why not.
+survived_allocation() {
+  local failed what
+  failed=$(failed_call)
+  if ! [[ $(call_field "$failed" fn) =~ ^cudaMalloc(Async|FromPoolAsync|Pitch|3D)?$ ]]; then
+    echo "it exited with status 0, as if $(call_field "$failed" fn) had not failed (the contract: exit status 1)"
+    return 1
+  fi
+  read -r what _ <<<"$(retry_report)"
+  [ "$what" = fails ] || { echo "it tried again without freeing what it held, or without halving the chunk"; return 1; }
+  [ "$(report_total live)" = 0 ] || { echo "it left device or pinned memory allocated"; return 1; }
+  grep -qxF "sum of steps: $(expected_sum "$SWEEP_N")" "$RUN_DIR/stdout" ||
+    { echo "it went on with smaller chunks, but printed a wrong sum: $(grep -m1 '^sum of steps' "$RUN_DIR/stdout")"; return 1; }
+}
+
+# The failure sweep's run: without --budget, under CUDAWB_LEAVE_FREE_MB, three chunks of 2 x MIN_CHUNK (the
+# solution's first size there: a failed allocation of it is survived with chunks of MIN_CHUNK).
+SWEEP_N=$((4 * MIN_CHUNK + 1001))
+sweep_chunks() {
+  fault_sweep --lesson-work --env "CUDAWB_LEAVE_FREE_MB=$LEAVE_SWEEP" --survive survived_allocation -- "$SWEEP_N"
+}
