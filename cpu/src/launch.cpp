@@ -14,6 +14,7 @@
 #include <vector>
 
 __thread uint3 threadIdx, blockIdx;
+__thread unsigned cudawb_lanes = 1;
 __thread dim3 blockDim, gridDim;
 // extern __shared__ arrays all name this per-worker buffer (see cpu/tools/cudapp.cpp)
 extern "C" {
@@ -238,12 +239,13 @@ void rt::run_block(worker *w, kernel_run *k, uint64_t b) {
         } else if (k->d->flags & cudawb::launch_uses_barrier && n > 1) {
             fiber_run_block(w, k->t, n, false);
         } else if (!cfg.memcheck && !cfg.shuffle) {
-            k->t->run_block_loop(bd.x, bd.y, bd.z);
+            k->t->run_block_loop(bd.x, bd.y, bd.z, k->d->flags & cudawb::launch_lanes);
         } else {
             run_threads_slow(w, k->t, n);
         }
     }
     w->in_kernel = 0;
+    cudawb_lanes = 1;  // a row the kernel left by a fault or assert
     if (w->in_fiber) fiber_reset();
     w->in_fiber = 0;
     if (!w->out.empty()) { w->outs.push_back(std::make_pair(b, w->out)); w->out.clear(); }

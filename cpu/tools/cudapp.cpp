@@ -226,7 +226,7 @@ struct DeviceFn { size_t decl_start, body_open, body_close; std::string name; bo
 // The function type is spelled from the parameter list (an overloaded kernel stays unambiguous), without
 // default arguments; template kernels have no single address and are not registered.
 static std::string registration(const DeviceFn &f, std::map<std::string, bool> &barrier,
-                                std::map<std::string, bool> &warp) {
+                                std::map<std::string, bool> &warp, std::map<std::string, bool> &lanes) {
     if (!f.global || f.is_template || f.name.empty()) return "";
     size_t open = f.decl_start;
     while (open < f.body_open && !(is(open, "(") && toks[open - 1].kind == IDENT && text(toks[open - 1]) == f.name))
@@ -244,10 +244,28 @@ static std::string registration(const DeviceFn &f, std::map<std::string, bool> &
         if (!skipping) params += (toks[m].space ? " " : "") + text(toks[m]);
     }
     static int count;
-    int flags = (barrier[f.name] ? 1 : 0) | (warp[f.name] ? 2 : 0);
+    int flags = (barrier[f.name] ? 1 : 0) | (warp[f.name] ? 2 : 0) | (lanes[f.name] ? 8 : 0);
     return " static const int cudawb_reg_" + std::to_string(count++) + " __attribute__((unused)) = "
            "cudawb::register_by_args(static_cast<void (*)(" + params + ")>(" + f.name + "), \"" + f.name + "\", " +
            std::to_string(flags) + ");";
+}
+
+// Speed: a kernel that can reach neither a barrier nor a warp primitive runs a whole row of its block's threads
+// (threadIdx.x from threadIdx.x to threadIdx.x + cudawb_lanes - 1, set by the runtime: the row's width in the
+// plain loop, 1 where each thread needs its own hooks: shuffled order, memory checker) in one call. Its body
+// becomes a lambda called in a loop, with threadIdx a local copy, so that g++ keeps the thread's index in a
+// register, hoists what the threads share, and inlines the whole row into one function. The global threadIdx
+// is still set for each thread, for device functions, assert and the fault handler. All on the body's own
+// lines (the opening and closing brace's): no line number moves.
+static bool lane_loop_ok(const DeviceFn &f, std::map<std::string, bool> &barrier, std::map<std::string, bool> &warp) {
+    return f.global && !f.name.empty() && !barrier[f.name] && !warp[f.name];
+}
+static void lane_loop(const DeviceFn &f) {
+    edits[f.body_open].insert_after +=
+        " for (unsigned cudawb_tx = ::threadIdx.x, cudawb_tn = cudawb_tx + cudawb_lanes; cudawb_tx < cudawb_tn;"
+        " cudawb_tx++) [&]() __attribute__((always_inline)) { ::threadIdx.x = cudawb_tx;"
+        " const uint3 threadIdx __attribute__((unused)) = {cudawb_tx, ::threadIdx.y, ::threadIdx.z};";
+    edits[f.body_close].insert_before += " }(); ";
 }
 
 int main() {
@@ -376,6 +394,15 @@ int main() {
                         if ((*uses)[callee]) { (*uses)[c.first] = true; changed = true; break; }
         }
 
+    // 3a. Barrier-free kernels run a row of threads per call (lane_loop). A name counts as such only if every
+    // kernel of that name does (overloads), as the launch's flags are chosen by name.
+    std::map<std::string, bool> lanes;
+    for (auto &f : fns)
+        if (f.global) lanes[f.name] = lanes.count(f.name) ? lanes[f.name] && lane_loop_ok(f, barrier, warp)
+                                                          : lane_loop_ok(f, barrier, warp);
+    for (auto &f : fns)
+        if (f.global && lanes[f.name] && f.body_close < toks.size()) lane_loop(f);
+
     // 3. Diagnostics pragmas around device functions (kept on their own lines, then the line number restored).
     for (auto &f : fns) {
         const Token &a = toks[f.decl_start], &b = toks[f.body_close < toks.size() ? f.body_close : toks.size() - 1];
@@ -388,7 +415,7 @@ int main() {
                         "#pragma GCC diagnostic ignored \"-Wunused-function\"") + mark;
         snprintf(mark, sizeof mark, "\n#pragma GCC diagnostic pop\n# %d \"%s\"%s\n", b.line, files[b.file].c_str(),
                  file_is_system[b.file] ? " 3" : "");
-        if (f.body_close < toks.size()) edits[f.body_close].insert_after += registration(f, barrier, warp) + mark;
+        if (f.body_close < toks.size()) edits[f.body_close].insert_after += registration(f, barrier, warp, lanes) + mark;
     }
 
     // 4. Kernel launches.
@@ -444,7 +471,7 @@ int main() {
         size_t cc = last.rfind("::");
         if (cc != std::string::npos) last = last.substr(cc + 2);
         bool known = device_names.count(last) > 0;
-        int flags = !known ? 3 : (barrier[last] ? 1 : 0) | (warp[last] ? 2 : 0);
+        int flags = !known ? 3 : (barrier[last] ? 1 : 0) | (warp[last] ? 2 : 0) | (lanes[last] ? 8 : 0);
         std::string quoted;
         for (char c : callee) { if (c == '"' || c == '\\') quoted += '\\'; quoted += c; }
         // typed form (arguments converted to the kernel's parameter types once, at launch) unless the

@@ -10,19 +10,37 @@
 namespace cudawb {
 /* what the rewriter found a kernel to reach: __syncthreads (its threads run as fibers), warp primitives or
    cooperative groups (fibers under the general scheduler, src/fiber.cpp) */
-enum { launch_uses_barrier = 1, launch_uses_warp = 2, launch_cooperative = 4 /* set by the runtime */ };
+/* ... and launch_lanes: neither, so the rewriter made its body a loop over a row of threads (cudawb_lanes) */
+enum { launch_uses_barrier = 1, launch_uses_warp = 2, launch_cooperative = 4 /* set by the runtime */,
+       launch_lanes = 8 };
 
 struct task {
     virtual ~task() {}
     virtual void run_thread() = 0;                                   /* threadIdx already set */
-    virtual void run_block_loop(unsigned nx, unsigned ny, unsigned nz) = 0; /* every thread, in order */
+    /* every thread, in order; rows: the kernel runs a row of nx threads per call (launch_lanes) */
+    virtual void run_block_loop(unsigned nx, unsigned ny, unsigned nz, bool rows) = 0;
 };
+} // namespace cudawb
+/* how many threads of a row, from threadIdx.x on, one call of a launch_lanes kernel runs: 1 unless the runtime
+   runs the block row by row (src/launch.cpp); the kernel reads it once, on entry */
+extern __thread unsigned cudawb_lanes;
+namespace cudawb {
 
 template <class F> struct closure : task {
     F f;
     explicit closure(const F &fn) : f(fn) {}
     void run_thread() override { f(); }
-    void run_block_loop(unsigned nx, unsigned ny, unsigned nz) override {
+    void run_block_loop(unsigned nx, unsigned ny, unsigned nz, bool rows) override {
+        if (rows) {
+            cudawb_lanes = nx;
+            for (unsigned z = 0; z < nz; z++)
+                for (unsigned y = 0; y < ny; y++) {
+                    threadIdx = uint3{0, y, z};
+                    f();
+                }
+            cudawb_lanes = 1;
+            return;
+        }
         for (unsigned z = 0; z < nz; z++)
             for (unsigned y = 0; y < ny; y++)
                 for (unsigned x = 0; x < nx; x++) {
