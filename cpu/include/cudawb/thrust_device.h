@@ -58,6 +58,7 @@ template <class F> auto on_device(const char *name, F &&f) -> decltype(f()) {
         e = cudaStreamSynchronize(0);
     }
     if (e != cudaSuccess) throw_cuda_error(e, name);
+    cudaGetLastError(); /* as CUDA's Thrust after each algorithm: no CUDA error stays pending */
     if (thrown) std::rethrow_exception(thrown);
     if constexpr (!std::is_void<R>::value) return std::move(*result);
 }
