@@ -34,9 +34,10 @@ namespace detail {
     throw thrust::system_error(e, thrust::cuda_category(), what);
 }
 
-/* f() as a kernel named "thrust::NAME" of one thread on the legacy default stream, waited for. Inside a kernel
+/* f() as a kernel named "thrust::NAME" of one thread on the stream (the policy's; the legacy default stream
+   unless par.on(stream) named one), waited for. Inside a kernel
    already (a functor, or the program's own kernel, calling an algorithm with a device policy) it simply runs. */
-template <class F> auto on_device(const char *name, F &&f) -> decltype(f()) {
+template <class F> auto on_device(cudaStream_t stream, const char *name, F &&f) -> decltype(f()) {
     typedef decltype(f()) R;
     if (::cudawb::thrust_device_code()) return f();
     static const char key = 0; /* the "kernel" the trace registers, one per algorithm instantiation */
@@ -50,12 +51,12 @@ template <class F> auto on_device(const char *name, F &&f) -> decltype(f()) {
             thrown = std::current_exception();
         }
     };
-    ::cudawb::launch_desc d = {name, 0, &key, dim3(1), dim3(1), 0, 0, 0, 0, cudawb_site()};
+    ::cudawb::launch_desc d = {name, 0, &key, dim3(1), dim3(1), 0, stream, 0, 0, cudawb_site()};
     static const size_t no_params[] = {0};
     cudaError_t e = ::cudawb::launch_begin(&d, nullptr, 0, no_params);
     if (e == cudaSuccess) {
         ::cudawb::launch_submit(&d, new ::cudawb::closure<decltype(body)>(body));
-        e = cudaStreamSynchronize(0);
+        e = cudaStreamSynchronize(stream);
     }
     if (e != cudaSuccess) throw_cuda_error(e, name);
     cudaGetLastError(); /* as CUDA's Thrust after each algorithm: no CUDA error stays pending */
@@ -68,8 +69,9 @@ template <class F> auto on_device(const char *name, F &&f) -> decltype(f()) {
    the template is instantiated, whatever the order the program included Thrust's headers in. */
 #define CUDAWB_THRUST_ON_DEVICE(name)                                                                         \
     template <class D, class... A>                                                                            \
-    auto name(execution_policy<D> &, A &&...a)->decltype(name(thrust::seq, std::forward<A>(a)...)) {          \
-        return on_device("thrust::" #name, [&]() -> decltype(auto) { return name(thrust::seq, std::forward<A>(a)...); }); \
+    auto name(execution_policy<D> &exec, A &&...a)->decltype(name(thrust::seq, std::forward<A>(a)...)) {     \
+        return on_device(stream_of(static_cast<D &>(exec)), "thrust::" #name,                                  \
+                         [&]() -> decltype(auto) { return name(thrust::seq, std::forward<A>(a)...); });        \
     }
 CUDAWB_THRUST_ON_DEVICE(adjacent_difference)
 CUDAWB_THRUST_ON_DEVICE(all_of)
@@ -262,14 +264,14 @@ template <class In, class Size, class Out> Out cross_copy_n(In first, Size n, Ou
         for (Size i = 0; i < n; ++i, ++first) host[i] = *first;
         device_buffer<T> temp(n);
         copy_bytes(temp.p, host.get(), bytes, cudaMemcpyHostToDevice);
-        return on_device("thrust::copy", [&] { return copy_n(thrust::seq, temp.p, n, result); });
+        return on_device(0, "thrust::copy", [&] { return copy_n(thrust::seq, temp.p, n, result); });
     } else {
         std::unique_ptr<T[]> host(new T[n]);
         if constexpr (thrust::is_contiguous_iterator<In>::value) {
             copy_bytes(host.get(), thrust::raw_pointer_cast(&*first), bytes, cudaMemcpyDeviceToHost);
         } else {
             device_buffer<T> temp(n);
-            on_device("thrust::copy", [&] { return copy_n(thrust::seq, first, n, temp.p); });
+            on_device(0, "thrust::copy", [&] { return copy_n(thrust::seq, first, n, temp.p); });
             copy_bytes(host.get(), temp.p, bytes, cudaMemcpyDeviceToHost);
         }
         for (Size i = 0; i < n; ++i, ++result) *result = host[i];

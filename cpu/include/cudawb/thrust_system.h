@@ -23,13 +23,27 @@ struct execution_policy : thrust::system::detail::sequential::execution_policy<D
     typedef tag tag_type;
     operator tag() const { return tag(); }
 };
+/* par.on(stream): the algorithm's kernel runs on that stream, which the call then synchronizes */
+struct execute_on_stream : execution_policy<execute_on_stream> {
+    cudaStream_t stream;
+    explicit execute_on_stream(cudaStream_t s) : stream(s) {}
+};
 struct par_t : execution_policy<par_t>, thrust::detail::allocator_aware_execution_policy<execution_policy> {
     constexpr par_t() : execution_policy<par_t>() {}
+    execute_on_stream on(cudaStream_t s) const { return execute_on_stream(s); }
 };
+template <class D> cudaStream_t stream_of(execution_policy<D> &) { return 0; }
+inline cudaStream_t stream_of(execute_on_stream &e) { return e.stream; }
 } // namespace detail
 using detail::execution_policy;
 using detail::tag;
 THRUST_INLINE_CONSTANT detail::par_t par;
+THRUST_INLINE_CONSTANT detail::par_t par_nosync; /* synchronizes all the same: a correct program cannot tell */
 } // namespace cudawb
 } // namespace system
+/* CUDA's policies, thrust::cuda::par (and par.on(stream)) and par_nosync, are this system's */
+namespace cuda {
+using thrust::system::cudawb::par;
+using thrust::system::cudawb::par_nosync;
+} // namespace cuda
 THRUST_NAMESPACE_END
