@@ -300,7 +300,8 @@ int main() {
         }
         if (!g && !d && !h) continue;
         edits[i].drop = true;
-        if (i > 0 && is(i - 1, "]")) {  // an extended lambda, [=] __host__ __device__ (...) {...}: plain C++ here
+        // an extended lambda, [=] __host__ __device__ (...) {...}: plain C++ here (but not [[attribute]] __device__)
+        if (i > 0 && is(i - 1, "]") && !is(match_back(i - 1) + 1, "[")) {
             while (i + 1 < toks.size() && (is(i + 1, "__device__") || is(i + 1, "__host__"))) edits[++i].drop = true;
             continue;
         }
