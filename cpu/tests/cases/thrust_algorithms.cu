@@ -24,6 +24,9 @@ struct axpy {  // exact in float for these small integers, so the GPU's fused mu
     float a;
     __host__ __device__ float operator()(float x, float y) const { return a * x + y; }
 };
+struct larger {
+    __host__ __device__ int operator()(int a, int b) const { return a > b ? a : b; }
+};
 struct square {
     __host__ __device__ long long operator()(int x) const { return (long long)x * x; }
 };
@@ -54,7 +57,7 @@ int main(void)
     check("reduce: the sum", thrust::reduce(d.begin(), d.end(), 0LL), sum);
     int mx = h[0];
     for (int i = 1; i < n; i++) mx = h[i] > mx ? h[i] : mx;
-    check("reduce with thrust::maximum", thrust::reduce(d.begin(), d.end(), -1000, thrust::maximum<int>()), mx);
+    check("reduce with a functor (the maximum)", thrust::reduce(d.begin(), d.end(), -1000, larger()), mx);
 
     thrust::device_vector<float> x(n), y(n), r(n);
     thrust::host_vector<float> hx(n), hy(n), hr(n);
