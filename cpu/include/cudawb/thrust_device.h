@@ -1,11 +1,12 @@
 /* cudawb/thrust_device.h: what the CPU backend's Thrust device system (cudawb/thrust_system.h) does.
    - Every Thrust algorithm given a device policy or device iterators runs as a one-thread kernel on the legacy
-     default stream, which the program's own queued work on it precedes, and the call then waits for it (as
-     thrust::device does on a GPU): Thrust's sequential C++ algorithm runs inside it with device memory open,
-     so user functors may read device memory too. A kernel that faults, or an earlier sticky error, throws
-     thrust::system_error with the CUDA error, as CUDA's Thrust does.
-   - Copies between the host and the device are cudaMemcpy calls (non-contiguous ranges go through a temporary
-     buffer, as in CUDA's Thrust); so are reads and writes of single elements (v[i]) from host code.
+     default stream (or the policy's), after the program's work queued before it, and the call then waits for
+     it (as thrust::device does on a GPU): Thrust's sequential C++ algorithm runs inside it with device memory
+     open, so user functors may read device memory too. A kernel that faults, or an earlier sticky error,
+     throws thrust::system_error with the CUDA error, as CUDA's Thrust does.
+   - Copies between the host and the device are cudaMemcpyAsync calls on the legacy stream, each waited for,
+     as in CCCL 3 (non-contiguous ranges go through a temporary array, as there); so are reads and writes of
+     single elements (v[i]) from host code.
    - thrust::malloc/free on the device (and device_malloc) are cudaMalloc/cudaFree.
    Host code never touches device memory itself: raw_pointer_cast(v.data()) dereferenced on the host faults. */
 #pragma once
@@ -176,15 +177,17 @@ template <class D> void *malloc(execution_policy<D> &, std::size_t n) {
 }
 template <class D, class Pointer> void free(execution_policy<D> &, Pointer p) {
     cudaError_t e = cudaFree(thrust::raw_pointer_cast(p));
-    if (e != cudaSuccess) throw_cuda_error(e, "CUDA free failed");
+    if (e != cudaSuccess) throw_cuda_error(e, "device free failed");
 }
 
+/* as CCCL 3's Thrust copies: cudaMemcpyAsync (cudaMemcpyDefault) on the legacy stream, then waits for it */
 inline void copy_bytes(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind) {
-    cudaError_t e = cudaMemcpy(dst, src, bytes, kind);
+    cudaError_t e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, cudaStreamLegacy);
+    cudaStreamSynchronize(cudaStreamLegacy);
     if (e != cudaSuccess)
-        throw_cuda_error(e, kind == cudaMemcpyHostToDevice   ? "trivial_device_copy H->D failed"
-                            : kind == cudaMemcpyDeviceToHost ? "trivial_device_copy D->H failed"
-                                                             : "trivial_device_copy D->D failed");
+        throw_cuda_error(e, kind == cudaMemcpyHostToDevice   ? "__copy:: H->D: failed"
+                            : kind == cudaMemcpyDeviceToHost ? "__copy:: D->H: failed"
+                                                             : "__copy:: D->D: failed");
 }
 
 template <class D, class Pointer>
@@ -264,14 +267,14 @@ template <class In, class Size, class Out> Out cross_copy_n(In first, Size n, Ou
         for (Size i = 0; i < n; ++i, ++first) host[i] = *first;
         device_buffer<T> temp(n);
         copy_bytes(temp.p, host.get(), bytes, cudaMemcpyHostToDevice);
-        return on_device(0, "thrust::copy", [&] { return copy_n(thrust::seq, temp.p, n, result); });
+        return on_device(cudaStreamLegacy, "thrust::copy", [&] { return copy_n(thrust::seq, temp.p, n, result); });
     } else {
         std::unique_ptr<T[]> host(new T[n]);
         if constexpr (thrust::is_contiguous_iterator<In>::value) {
             copy_bytes(host.get(), thrust::raw_pointer_cast(&*first), bytes, cudaMemcpyDeviceToHost);
         } else {
             device_buffer<T> temp(n);
-            on_device(0, "thrust::copy", [&] { return copy_n(thrust::seq, first, n, temp.p); });
+            on_device(cudaStreamLegacy, "thrust::copy", [&] { return copy_n(thrust::seq, first, n, temp.p); });
             copy_bytes(host.get(), temp.p, bytes, cudaMemcpyDeviceToHost);
         }
         for (Size i = 0; i < n; ++i, ++result) *result = host[i];

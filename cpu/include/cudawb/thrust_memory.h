@@ -41,9 +41,10 @@ class cuda_memory_resource final : public thrust::mr::memory_resource<Pointer> {
         return Pointer(p);
     }
     void do_deallocate(Pointer p, std::size_t, std::size_t) override {
+        /* unchecked, as in CCCL 3: a destructor must not throw (after a sticky error, or at exit) */
         void *raw = thrust::detail::pointer_traits<Pointer>::get(p);
-        cudaError_t e = Kind == pinned_memory ? cudaFreeHost(raw) : cudaFree(raw);
-        if (e != cudaSuccess) throw thrust::system_error(e, thrust::cuda_category(), "CUDA free failed");
+        if (Kind == pinned_memory) cudaFreeHost(raw);
+        else cudaFree(raw);
     }
 };
 } // namespace detail

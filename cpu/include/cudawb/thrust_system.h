@@ -32,7 +32,7 @@ struct par_t : execution_policy<par_t>, thrust::detail::allocator_aware_executio
     constexpr par_t() : execution_policy<par_t>() {}
     execute_on_stream on(cudaStream_t s) const { return execute_on_stream(s); }
 };
-template <class D> cudaStream_t stream_of(execution_policy<D> &) { return 0; }
+template <class D> cudaStream_t stream_of(execution_policy<D> &) { return cudaStreamLegacy; } /* CCCL's default */
 inline cudaStream_t stream_of(execute_on_stream &e) { return e.stream; }
 } // namespace detail
 using detail::execution_policy;

@@ -1,6 +1,5 @@
 // fact: Thrust when device code faults: a functor reading through a null pointer makes the algorithm throw
-// thrust::system_error with cudaErrorIllegalAddress (700), and the error is sticky afterwards. (The memory is
-// the program's: a device_vector's destructor would throw "CUDA free failed" after it, ending the program.)
+// thrust::system_error with cudaErrorIllegalAddress (700), and the error is sticky afterwards.
 #include <thrust/device_ptr.h>
 #include <thrust/fill.h>
 #include <thrust/system_error.h>
