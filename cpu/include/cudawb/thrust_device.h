@@ -255,6 +255,7 @@ template <class In, class Size, class Out> Out cross_copy_n(In first, Size n, Ou
     static_assert(std::is_trivially_copyable<T>::value,
                   "the CPU backend copies between host and device only trivially copyable element types");
     if (n <= 0) return result;
+    if (::cudawb::thrust_device_code()) return copy_n(thrust::seq, first, n, result); /* both are reachable here */
     constexpr bool to_device = on_device_iterator<Out>::value;
     const size_t bytes = (size_t)n * sizeof(T);
     if constexpr (thrust::is_contiguous_iterator<In>::value && thrust::is_contiguous_iterator<Out>::value &&
@@ -292,7 +293,9 @@ Out copy_n(cross_system<S1, S2> &, In first, Size n, Out result) {
 template <class S1, class S2, class Pointer1, class Pointer2>
 void assign_value(cross_system<S1, S2> &, Pointer1 dst, Pointer2 src) {
     typedef value_of<Pointer1> T;
-    if constexpr (on_device_iterator<Pointer1>::value) {
+    if (::cudawb::thrust_device_code()) { /* an algorithm's temporary, stored back: both are reachable here */
+        *thrust::raw_pointer_cast(dst) = *thrust::raw_pointer_cast(src);
+    } else if constexpr (on_device_iterator<Pointer1>::value) {
         T v = *thrust::raw_pointer_cast(src); /* converted on the host first */
         copy_bytes(thrust::raw_pointer_cast(dst), &v, sizeof(T), cudaMemcpyHostToDevice);
     } else {

@@ -27,6 +27,12 @@ struct axpy {  // exact in float for these small integers, so the GPU's fused mu
 struct larger {
     __host__ __device__ int operator()(int a, int b) const { return a > b ? a : b; }
 };
+struct point {
+    int x, y;
+};
+struct by_x {  // the algorithm moves whole structs through temporaries of its own
+    __host__ __device__ bool operator()(const point &a, const point &b) const { return a.x < b.x; }
+};
 struct square {
     __host__ __device__ long long operator()(int x) const { return (long long)x * x; }
 };
@@ -90,6 +96,16 @@ int main(void)
     for (int i = 0; i < n; i++) want[i] = h[i];
     qsort(want, n, sizeof(int), [](const void *a, const void *b) { return *(const int *)a - *(const int *)b; });
     check("sort", differences(d, want, n), 0);
+
+    const int np = 300;
+    thrust::host_vector<point> hp(np);
+    for (int i = 0; i < np; i++) hp[i].x = (i * 131) % np, hp[i].y = i;
+    thrust::device_vector<point> dp = hp;
+    thrust::sort(dp.begin(), dp.end(), by_x());
+    thrust::host_vector<point> sorted = dp;
+    int misplaced = 0;
+    for (int i = 0; i < np; i++) misplaced += sorted[i].x != i || sorted[i].y != (i * 71) % np;  // 71 * 131 = 1 (mod 300)
+    check("sort of structs with a comparator functor", misplaced, 0);
 
     int kept = 0;
     for (int i = 0; i < n; i++)
