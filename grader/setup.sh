@@ -5,7 +5,8 @@
 # bubblewrap sandboxes student programs where it can be installed.
 # As root on Debian or Ubuntu it installs what is missing; otherwise it prints the exact command.
 #   setup.sh [--quiet] [--book] [--book-tests] [--tests]
-# --tests: also the tools some tests use and skip without, saying so (make test): jq, xmllint, zip, unzip,
+# --tests: also Debian's Thrust (libthrust-dev, libcub-dev: required, the CPU backend's suite builds with it), and the tools
+# some tests use and skip without, saying so (make test): jq, xmllint, zip, unzip,
 # git (make grade's outputs and inputs), chromium (class.html rendered), slurm-wlm and munge (SCHEDULER=slurm);
 # installed as root, otherwise named in one line, never an error.
 set -euo pipefail
@@ -55,6 +56,10 @@ for helper in bats-support bats-assert bats-file; do
   done
   [ "$found" = 1 ] || missing+=("$helper")
 done
+# --tests: the CPU backend's conformance suite builds Thrust programs against Debian's Thrust (cpu/README.md)
+if [ "$tests" = 1 ] && [ ! -f /usr/include/thrust/version.h ]; then
+  missing+=(libthrust-dev libcub-dev)
+fi
 if [ "$book" = 1 ]; then
   # A command (or file), its Debian package, and "tests" where only book/test.sh needs it. Debian's epubcheck
   # is looked for as its jar: its /usr/bin entry starts only where binfmt_misc runs jars (not in containers).

@@ -318,6 +318,11 @@ int main() {
         }
         if (!g && !d && !h) continue;
         edits[i].drop = true;
+        // an extended lambda, [=] __host__ __device__ (...) {...}: plain C++ here (but not [[attribute]] __device__)
+        if (i > 0 && is(i - 1, "]") && !is(match_back(i - 1) + 1, "[")) {
+            while (i + 1 < toks.size() && (is(i + 1, "__device__") || is(i + 1, "__host__"))) edits[++i].drop = true;
+            continue;
+        }
         // Skip the other qualifiers of the same declaration, then decide: function body or not?
         size_t k = i + 1;
         bool paren = false, any_global = g, any_device = g || d;

@@ -1,2 +1,5 @@
-/* thrust/execution_policy.h on the CPU backend: Thrust is not emulated, so a program that includes it is refused here. */
-#error "Thrust is not emulated by the CPU backend: this program needs a real GPU (BACKEND=gpu)"
+/* thrust/execution_policy.h on the CPU backend: thrust::device is cudawb's par (cudawb/thrust_system.h). */
+#pragma once
+#include <cudawb/thrust_system.h>
+#include_next <thrust/execution_policy.h>
+#include <cudawb/thrust_device.h>

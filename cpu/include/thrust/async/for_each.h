@@ -1,0 +1,2 @@
+/* thrust/async/for_each.h on the CPU backend: refused, as thrust/future.h says. */
+#include <thrust/future.h>
