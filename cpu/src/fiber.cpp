@@ -265,6 +265,7 @@ template void shuffle<fiber *>(fiber **, int, uint64_t);
 using namespace rt;
 
 void __syncthreads(void) {
+    if (__builtin_expect(cudawb::shared_checks == cudawb::SH_RACECHECK, 0)) cudawb::race_barrier();
     fiber *cur = S.cur;
     if (__builtin_expect(cur == NULL, 0)) {
         worker *w = self;
