@@ -58,6 +58,8 @@ struct state {  // one worker thread's: the block it runs
     std::vector<byte_rec> *last = nullptr;
     std::map<pair_key, uint64_t> pairs;  // this kernel's hazards, counted by pair of lines
     std::vector<hazard> first;  // and the first of them, for --racecheck-report hazard
+    const char *kernel = nullptr;  // the kernel they were found in, and its block shape
+    dim3 shape;
     std::map<std::pair<const char *, int>, int> site_cache;
 };
 
@@ -82,6 +84,8 @@ state &current() {
         s.gen = gen;
         s.block = w->block;
         s.serial = ++serials;
+        s.kernel = w->k->d->name;
+        s.shape = w->k->d->block;
         size_t n = (size_t)blockDim.x * blockDim.y * blockDim.z;
         s.bar.assign(n, 0);
         s.wsync.assign(n, 0);
@@ -191,9 +195,15 @@ void race_kernel_reports() {
     generation++;
     std::map<pair_key, uint64_t> pairs;
     std::vector<hazard> first;
+    const char *kernel = "kernel";
+    dim3 bd{1, 1, 1};
     {
         std::lock_guard<std::mutex> g(mu);
         for (state *s : states) {
+            if (!s->pairs.empty()) {
+                kernel = s->kernel;
+                bd = s->shape;
+            }
             for (auto &p : s->pairs) pairs[p.first] += p.second;
             first.insert(first.end(), s->first.begin(), s->first.end());
             s->pairs.clear();
@@ -201,9 +211,6 @@ void race_kernel_reports() {
         }
     }
     if (pairs.empty()) return;
-    kernel_run *k = last_kernel();
-    const char *kernel = k ? k->d->name : "kernel";
-    dim3 bd = k ? k->d->block : dim3{1, 1, 1};
     static const char *kinds[] = {"Read", "Write"};
     fflush(stdout);
     if (cfg.race_report & 2) {  // hazard reports: one per hazard (the first 100 of the kernel)

@@ -4,29 +4,7 @@
 // test-sanitizer: --tool memcheck --error-exitcode 86
 // test-stderr: ERROR SUMMARY: 0 errors
 #include "check.h"
-
-__global__ void block_sum(const int *in, int *out)
-{
-    __shared__ int s[256];
-    s[threadIdx.x] = in[blockIdx.x * 256 + threadIdx.x];
-    __syncthreads();
-    for (int stride = 128; stride > 0; stride /= 2) {
-        if (threadIdx.x < stride) s[threadIdx.x] += s[threadIdx.x + stride];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) out[blockIdx.x] = s[0];
-}
-
-__global__ void transpose(const float *in, float *out, int n)
-{
-    __shared__ float tile[32][33];
-    int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
-    tile[threadIdx.y][threadIdx.x] = in[y * n + x];
-    __syncthreads();
-    x = blockIdx.y * 32 + threadIdx.x;
-    y = blockIdx.x * 32 + threadIdx.y;
-    out[y * n + x] = tile[threadIdx.x][threadIdx.y];
-}
+#include "shared_kernels.h"
 
 __global__ void histogram(const int *in, int n, int *bins)
 {
