@@ -8,6 +8,8 @@
 //   __global__/__device__/__host__/__constant__/__managed__ -> removed (everything is host code here)
 //   __shared__ -> static __thread (one copy per worker thread = per running block)
 //   extern __shared__ T a[]; -> T *const a = cudawb::dynamic_shared(); (the running worker's dynamic buffer)
+//   each use of a __shared__ variable in device code -> wrapped in cudawb::sh(...) for the memory and race
+//   checkers (include/cudawb/shared_check.h; see instrument_shared)
 //   in device functions: printf -> cudawb_printf, __assert_fail -> cudawb_assert_fail; warnings nvcc's
 //   device compiler does not give (sign-compare, unused-parameter) are switched off around them; device
 //   features we cannot emulate are rejected with a message at the student's line.
@@ -256,7 +258,7 @@ static std::string registration(const DeviceFn &f, std::map<std::string, bool> &
 //   s[i][j] += v   ->   (*cudawb::sh(__builtin_addressof(s[i][j]), cudawb::sh_extent(s), cudawb::SH_RMW,
 //                                    "file.cu", 12)) += v
 // An array is wrapped with as many subscripts as it was declared with (a further one would index through an
-// element that is a pointer), a scalar alone. Not seen: accesses through a pointer to shared memory (a
+// element that is a pointer), a scalar alone, then its members (s[i].x: the member x). Not seen: accesses through a pointer to shared memory (a
 // parameter, an alias such as float *p = s), which is what cannot be known from the tokens alone.
 struct SharedVar { std::string name; int dims; bool dynamic; size_t decl, decl_end; };
 static std::vector<SharedVar> shared_vars;
@@ -309,6 +311,9 @@ static void instrument_shared(const std::vector<DeviceFn> &fns) {
                 e = match(k + 1);
                 for (int n = 1; n < v->dims && is(e + 1, "["); n++) e = match(e + 1);
             }
+            // a member of an element (or of a struct): the member itself, so that threads writing different
+            // members do not race; a member array or a method call ends the access
+            while (is(e + 1, ".") && toks[e + 2].kind == IDENT && !is(e + 3, "(") && !is(e + 3, "<")) e += 2;
             const char *kind = "cudawb::SH_READ";
             bool unary_amp = is(k - 1, "&") && !(toks[k - 2].kind == IDENT && !before_ok.count(text(toks[k - 2]))) &&
                              toks[k - 2].kind != NUMBER && !is(k - 2, ")") && !is(k - 2, "]");
