@@ -299,6 +299,10 @@ int cudawb::shared_checks;
 void cudawb::shared_access(const void *p, size_t size, cudawb::sh_span where, int kind, const char *file, int line) {
     rt::worker *w = rt::self;
     if (!w || !w->in_kernel) return;
+    if (where.bytes == cudawb::SH_POINTER) {  // its bounds are unknown here; racecheck looks the variable up
+        if (shared_checks == cudawb::SH_RACECHECK) rt::race_access_pointer((uintptr_t)p, size, kind, file, line);
+        return;
+    }
     size_t bytes = where.bytes == cudawb::SH_DYNAMIC ? w->k->d->shmem : where.bytes;
     if (shared_checks == cudawb::SH_MEMCHECK)
         rt::memcheck_shared((uintptr_t)p, size, (uintptr_t)where.base, bytes, kind, file, line);

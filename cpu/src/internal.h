@@ -101,6 +101,8 @@ void *memcheck_dynamic_shared();  // the launch's dynamic shared memory, ending 
 void race_kernel_reports();       // racecheck.cpp: after each kernel, its hazards
 // racecheck.cpp: an access to [a, a+size) of the shared variable [base, base+bytes) by the running thread
 void race_access(uintptr_t a, size_t size, uintptr_t base, size_t bytes, int kind, const char *file, int line);
+// ... through a volatile pointer: in whichever shared variable the worker has seen that holds a
+void race_access_pointer(uintptr_t a, size_t size, int kind, const char *file, int line);
 
 const char *basename_of(const char *path);
 } // namespace rt

@@ -189,6 +189,15 @@ void race_access(uintptr_t a, size_t size, uintptr_t base, size_t bytes, int kin
     }
 }
 
+void race_access_pointer(uintptr_t a, size_t size, int kind, const char *file, int line) {
+    state &s = current();
+    for (auto &v : s.shadow)
+        if (a >= v.first && a - v.first < v.second.size()) {
+            race_access(a, size, v.first, v.second.size(), kind, file, line);
+            return;
+        }
+}
+
 // After each kernel: its hazards, as compute-sanitizer reports them; one line per report in the sanitizer's
 // log, which bin/compute-sanitizer counts for the RACECHECK SUMMARY line.
 void race_kernel_reports() {

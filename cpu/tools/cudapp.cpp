@@ -260,7 +260,8 @@ static std::string registration(const DeviceFn &f, std::map<std::string, bool> &
 // An array is wrapped with as many subscripts as it was declared with (a further one would index through an
 // element that is a pointer), a scalar alone, then its members (s[i].x: the member x). Not seen: accesses through a pointer to shared memory (a
 // parameter, an alias such as float *p = s), which is what cannot be known from the tokens alone.
-struct SharedVar { std::string name; int dims; bool dynamic; size_t decl, decl_end; };
+// pointer: a volatile pointer (below); fn: the function whose parameter or local it is (-1: by position)
+struct SharedVar { std::string name; int dims; bool dynamic; size_t decl, decl_end; bool pointer; long fn; };
 static std::vector<SharedVar> shared_vars;
 
 // The names declared by "__shared__ ... ;" (tokens i..end): "float a[32], b[8][8]" gives a (1), b (2).
@@ -280,21 +281,43 @@ static void shared_declarators(size_t i, size_t end, bool dynamic) {
         int dims = 0;
         size_t e = stop;
         while (e < end && is(e, "[")) { dims++; e = match(e) + 1; }
-        if (!name.empty() && name != "__attribute__") shared_vars.push_back(SharedVar{name, dims, dynamic, i, end});
+        if (!name.empty() && name != "__attribute__") shared_vars.push_back(SharedVar{name, dims, dynamic, i, end, false, -1});
         while (e < end && !is(e, ",")) { if (is(e, "(") || is(e, "[") || is(e, "{")) e = match(e); e++; }
         j = e + 1;
     }
 }
 
+// Volatile pointers in device functions ("volatile float *s", a parameter or a local): in CUDA they point to
+// shared memory read by warp-synchronous code (the unrolled last warp of a reduction), so their subscripts are
+// wrapped too; the runtime finds which shared variable the address is in (src/racecheck.cpp).
+static void volatile_pointers(const std::vector<DeviceFn> &fns) {
+    for (size_t n = 0; n < fns.size(); n++) {
+        const DeviceFn &f = fns[n];
+        for (size_t k = f.decl_start; k < f.body_close; k++) {
+            if (!is(k, "volatile")) continue;
+            size_t m = k + 1;
+            while (m < f.body_close && (toks[m].kind == IDENT || is(m, "::"))) m++;
+            if (is(m, "*") && toks[m + 1].kind == IDENT && !is(m + 2, "("))
+                shared_vars.push_back(SharedVar{text(toks[m + 1]), 1, false, k, m + 1, true, (long)n});
+        }
+    }
+}
+
 static void instrument_shared(const std::vector<DeviceFn> &fns) {
     static const std::set<std::string> before_ok = {"return", "case", "else", "do"};
-    for (const DeviceFn &f : fns) {
+    volatile_pointers(fns);
+    for (size_t fi = 0; fi < fns.size(); fi++) {
+        const DeviceFn &f = fns[fi];
         for (size_t k = f.body_open + 1; k < f.body_close; k++) {
             if (toks[k].kind != IDENT) continue;
             // the variable this name means: one declared earlier in this body, else at namespace scope
             const SharedVar *v = nullptr;
             for (const SharedVar &c : shared_vars) {
                 if (c.name.size() != toks[k].len || text(toks[k]) != c.name || c.decl_end >= k) continue;
+                if (c.fn >= 0) {
+                    if (c.fn == (long)fi) v = &c;
+                    continue;
+                }
                 bool local = c.decl > f.body_open && c.decl < f.body_close;
                 bool in_fn = false;
                 for (const DeviceFn &g : fns) in_fn |= c.decl > g.body_open && c.decl < g.body_close;
@@ -337,8 +360,10 @@ static void instrument_shared(const std::vector<DeviceFn> &fns) {
             std::string file;
             for (char c : files[toks[k].file]) { if (c == '"' || c == '\\') file += '\\'; file += c; }
             edits[k].insert_before += "(*cudawb::sh(__builtin_addressof(";
-            edits[e].insert_after = "), cudawb::" + std::string(v->dynamic ? "sh_dynamic(" : "sh_extent(") + v->name +
-                                    "), " + kind + ", \"" + file + "\", " + std::to_string(toks[k].line) + "))" +
+            std::string span = v->pointer ? "cudawb::sh_span{0, cudawb::SH_POINTER}"
+                                          : "cudawb::" + std::string(v->dynamic ? "sh_dynamic(" : "sh_extent(") +
+                                                v->name + ")";
+            edits[e].insert_after = "), " + span + ", " + kind + ", \"" + file + "\", " + std::to_string(toks[k].line) + "))" +
                                     edits[e].insert_after;
         }
     }

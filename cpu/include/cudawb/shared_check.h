@@ -20,6 +20,7 @@ struct sh_span {
     size_t bytes; /* 0: not a variable we can bound (a pointer of the same name); SH_DYNAMIC: the launch's */
 };
 static const size_t SH_DYNAMIC = ~(size_t)0;
+static const size_t SH_POINTER = ~(size_t)1; /* a volatile pointer: whichever shared variable it points into */
 void shared_access(const void *p, size_t size, sh_span where, int kind, const char *file, int line);
 
 /* the variable an access must stay inside: an array or scalar declared __shared__ ... */
