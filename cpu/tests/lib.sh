@@ -142,10 +142,14 @@ run_case() {
 run_suite() {
     local mode=$1 work=$2 src
     mkdir -p "$work"
-    # CASES=GLOB runs only the cases whose names match (e.g. CASES='cublas_*').
-    for src in "$cases_dir"/${CASES:-*}.cu; do
-        [[ -e $src ]] || continue
-        run_case "$mode" "$work" "$src"
+    # CASES='GLOB ...' runs only the cases whose names match one of them (e.g. CASES='shared_* race_*').
+    local patterns pattern
+    read -r -a patterns <<<"${CASES:-*}"
+    for pattern in "${patterns[@]}"; do
+        for src in "$cases_dir"/$pattern.cu; do  # the pattern unquoted: a glob
+            [[ -e $src ]] || continue
+            run_case "$mode" "$work" "$src"
+        done
     done
     echo "$passed passed, $failed failed, $skipped skipped"
     [[ $failed -eq 0 ]]
