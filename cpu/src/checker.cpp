@@ -8,7 +8,11 @@
 #include "worker.h"
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <algorithm>
 #include <map>
+#include <mutex>
+#include <sys/mman.h>
+#include <vector>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -160,19 +164,28 @@ static void nearest_cb(const alloc *a, void *ctx) {
     if (!*best || dist(a) < dist(*best)) *best = a;
 }
 
+static int printed;  // reports printed so far: compute-sanitizer's default print limit is 100
+static bool in_shared_guard(uintptr_t addr);
+static void memcheck_shared_reports(kernel_run *k);
+
 void memcheck_kernel_reports() {
     kernel_run *k = last_kernel();
-    static int printed;
     for (worker *w : all_workers()) {
         for (const fault_record &f : w->faults) {
             memcheck_count("access");
             if (++printed > 100) continue;  // compute-sanitizer's default print limit
             fflush(stdout);
-            fprintf(stdout, "%sInvalid __global__ %s\n", P, f.write == 1 ? "write" : f.write == 0 ? "read" : "access");
+            bool shared = in_shared_guard(f.addr);  // past the dynamic shared memory, through any pointer
+            fprintf(stdout, "%sInvalid %s %s\n", P, shared ? "__shared__" : "__global__",
+                    f.write == 1 ? "write" : f.write == 0 ? "read" : "access");
             fprintf(stdout, "%s    at %s\n", P, memcheck_where(f.pc, k->d->name).c_str());
             fprintf(stdout, "%s    by thread (%u,%u,%u) in block (%u,%u,%u)\n", P, f.thread.x, f.thread.y, f.thread.z,
                     f.block.x, f.block.y, f.block.z);
             fprintf(stdout, "%s    Access at 0x%lx is out of bounds\n", P, (unsigned long)f.addr);
+            if (shared) {
+                fprintf(stdout, "%s\n", P);
+                continue;
+            }
             uintptr_t ctx[2] = {f.addr, 0};
             live_allocations(nearest_cb, ctx);
             const alloc *a = (const alloc *)ctx[1];
@@ -190,7 +203,113 @@ void memcheck_kernel_reports() {
         }
         w->faults.clear();
     }
+    memcheck_shared_reports(k);
 }
+
+// ---- shared memory: the rewriter wraps each access to a __shared__ variable (include/cudawb/shared_check.h) ----
+
+struct shared_fault {
+    uintptr_t addr;
+    size_t size;
+    int kind;
+    const char *file;
+    int line;
+    uint64_t block;  // linear index, for the report's order
+    uint3 block3, thread;
+};
+static std::mutex &shared_mu = *new std::mutex;
+static std::vector<shared_fault> &shared_faults = *new std::vector<shared_fault>;
+
+// An access outside the variable (or outside the launch's dynamic shared memory): reported after the kernel
+// as compute-sanitizer reports it; the thread stops there, the others go on, and the kernel ends with 719.
+static void memcheck_shared(uintptr_t a, size_t size, uintptr_t base, size_t bytes, int kind, const char *file,
+                            int line) {
+    if (a >= base && a - base <= bytes && size <= bytes - (a - base)) return;
+    worker *w = self;
+    {
+        std::lock_guard<std::mutex> g(shared_mu);
+        shared_faults.push_back(shared_fault{a, size, kind, file, line, w->block, blockIdx, threadIdx});
+    }
+    int expected = 0;
+    w->k->fault.compare_exchange_strong(expected, (int)cudaErrorLaunchFailure);
+    if (w->in_fiber) fiber_abort_thread(w);
+    siglongjmp(w->thread_jb, 1);
+}
+
+static void memcheck_shared_reports(kernel_run *k) {
+    std::vector<shared_fault> found;
+    {
+        std::lock_guard<std::mutex> g(shared_mu);
+        found.swap(shared_faults);
+    }
+    // blocks ran on several workers at once: report in block order, then thread order
+    std::stable_sort(found.begin(), found.end(), [](const shared_fault &x, const shared_fault &y) {
+        if (x.block != y.block) return x.block < y.block;
+        if (x.thread.z != y.thread.z) return x.thread.z < y.thread.z;
+        if (x.thread.y != y.thread.y) return x.thread.y < y.thread.y;
+        return x.thread.x < y.thread.x;
+    });
+    for (const shared_fault &f : found) {
+        memcheck_count("access");
+        if (++printed > 100) continue;
+        fflush(stdout);
+        // the first access of x += y is its read; an atomic is an atomic
+        const char *what = f.kind == cudawb::SH_WRITE ? "write" : f.kind == cudawb::SH_ATOMIC ? "atomic" : "read";
+        fprintf(stdout, "%sInvalid __shared__ %s of size %lu bytes\n", P, what, (unsigned long)f.size);
+        fprintf(stdout, "%s    at %s in %s:%d\n", P, k->d->name, basename_of(f.file), f.line);
+        fprintf(stdout, "%s    by thread (%u,%u,%u) in block (%u,%u,%u)\n", P, f.thread.x, f.thread.y, f.thread.z,
+                f.block3.x, f.block3.y, f.block3.z);
+        fprintf(stdout, "%s    Address 0x%lx is out of bounds\n%s\n", P, (unsigned long)f.addr, P);
+        fflush(stdout);
+    }
+}
+
+// Under memcheck each worker's dynamic shared memory ends at a closed page, as device allocations do: an
+// access past the launch's size through any pointer (an alias the rewriter cannot see) faults there.
+static std::vector<uintptr_t> &guards = *new std::vector<uintptr_t>;  // guard pages, one per worker
+static __thread char *dynamic_end;
+
+void *memcheck_dynamic_shared() {
+    worker *w = self;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    if (!dynamic_end) {
+        size_t len = (232448 + page - 1) / page * page;  // the largest opt-in dynamic size (H200: 227 KiB)
+        char *m = (char *)mmap(NULL, len + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) { fprintf(stderr, "cudawb: cannot map shared memory\n"); abort(); }
+        mprotect(m + len, page, PROT_NONE);
+        dynamic_end = m + len;
+        std::lock_guard<std::mutex> g(shared_mu);
+        guards.push_back((uintptr_t)dynamic_end);
+    }
+    size_t n = w && w->k ? w->k->d->shmem : 0;
+    return dynamic_end - ((n + 15) & ~(size_t)15);  // the GPU's dynamic shared memory is 16-byte aligned
+}
+
+static bool in_shared_guard(uintptr_t addr) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    std::lock_guard<std::mutex> g(shared_mu);
+    for (uintptr_t lo : guards)
+        if (addr >= lo && addr < lo + page) return true;
+    return false;
+}
+} // namespace rt
+
+int cudawb::shared_checks;
+
+void cudawb::shared_access(const void *p, size_t size, cudawb::sh_span where, int kind, const char *file, int line) {
+    rt::worker *w = rt::self;
+    if (!w || !w->in_kernel) return;
+    if (where.bytes == cudawb::SH_POINTER) {  // its bounds are unknown here; racecheck looks the variable up
+        if (shared_checks == cudawb::SH_RACECHECK) rt::race_access_pointer((uintptr_t)p, size, kind, file, line);
+        return;
+    }
+    size_t bytes = where.bytes == cudawb::SH_DYNAMIC ? w->k->d->shmem : where.bytes;
+    if (shared_checks == cudawb::SH_MEMCHECK)
+        rt::memcheck_shared((uintptr_t)p, size, (uintptr_t)where.base, bytes, kind, file, line);
+    else
+        rt::race_access((uintptr_t)p, size, (uintptr_t)where.base, bytes, kind, file, line);
+}
+namespace rt {
 
 static void leak_cb(const alloc *a, void *ctx) {
     if (a->kind & (PINNED | REGISTERED)) return;

@@ -47,6 +47,13 @@ static void init_once() {
     const char *log = getenv("CUDAWB_MEMCHECK_LOG");
     cfg.memcheck_log = log ? strdup(log) : NULL;
     cfg.report_api_errors = (int)env_long("CUDAWB_MEMCHECK_API_ERRORS", 1);
+    cfg.racecheck = (int)env_long("CUDAWB_RACECHECK", 0);
+    const char *race_report = getenv("CUDAWB_RACECHECK_REPORT");
+    cfg.race_report = !race_report || !*race_report || !strcmp(race_report, "analysis") ? 1
+                      : !strcmp(race_report, "hazard")                                  ? 2
+                                                                                        : 3;
+    // the rewriter's wrapper around shared-memory accesses tests this (include/cudawb/shared_check.h)
+    cudawb::shared_checks = cfg.memcheck ? cudawb::SH_MEMCHECK : cfg.racecheck ? cudawb::SH_RACECHECK : 0;
     install_fault_handler();
     atexit(at_exit);
 }

@@ -20,6 +20,8 @@ struct config {
     int memcheck_leaks;       // CUDAWB_MEMCHECK_LEAKS: list live allocations at exit (--leak-check full)
     const char *memcheck_log; // CUDAWB_MEMCHECK_LOG: one line per memcheck error (counted by the wrapper)
     int report_api_errors;    // 1 unless the sanitizer runs with --report-api-errors none
+    int racecheck;            // CUDAWB_RACECHECK=1: bin/compute-sanitizer --tool racecheck (racecheck.cpp)
+    int race_report;          // CUDAWB_RACECHECK_REPORT: 1 analysis (default), 2 hazard, 3 all
 };
 extern config cfg;
 void init();  // idempotent; reads the environment, installs the fault handler and the exit hooks
@@ -99,6 +101,12 @@ void memcheck_library_fault(const void *addr);
 void memcheck_leaks();
 void install_fault_handler();
 void memcheck_kernel_reports();
+void *memcheck_dynamic_shared();  // the launch's dynamic shared memory, ending at a guard page (memcheck)
+void race_kernel_reports();       // racecheck.cpp: after each kernel, its hazards
+// racecheck.cpp: an access to [a, a+size) of the shared variable [base, base+bytes) by the running thread
+void race_access(uintptr_t a, size_t size, uintptr_t base, size_t bytes, int kind, const char *file, int line);
+// ... through a volatile pointer: in whichever shared variable the worker has seen that holds a
+void race_access_pointer(uintptr_t a, size_t size, int kind, const char *file, int line);
 
 const char *basename_of(const char *path);
 } // namespace rt

@@ -21,7 +21,10 @@ extern "C" {
 __thread char cudawb_dynsmem[232448] __attribute__((aligned(256)));
 }
 
-void *cudawb_dynamic_shared_address(void) { return cudawb_dynsmem; }
+// under memcheck: a buffer that ends at a closed page (checker.cpp), so an overrun through any pointer faults
+void *cudawb_dynamic_shared_address(void) {
+    return __builtin_expect(rt::cfg.memcheck, 0) ? rt::memcheck_dynamic_shared() : (void *)cudawb_dynsmem;
+}
 
 namespace rt {
 __thread worker *self;
@@ -364,6 +367,7 @@ cudaError_t rt::run_kernel(cudawb::launch_desc *d, cudawb::task *t) {
         memcheck_kernel_reports();
         warp_reports();
     }
+    if (cfg.racecheck) race_kernel_reports();
     if (k.fault) set_sticky((cudaError_t)k.fault.load());
     return (cudaError_t)k.fault.load();
 }

@@ -8,6 +8,8 @@
 //   __global__/__device__/__host__/__constant__/__managed__ -> removed (everything is host code here)
 //   __shared__ -> static __thread (one copy per worker thread = per running block)
 //   extern __shared__ T a[]; -> T *const a = cudawb::dynamic_shared(); (the running worker's dynamic buffer)
+//   each use of a __shared__ variable in device code -> wrapped in cudawb::sh(...) for the memory and race
+//   checkers (include/cudawb/shared_check.h; see instrument_shared)
 //   in device functions: printf -> cudawb_printf, __assert_fail -> cudawb_assert_fail; warnings nvcc's
 //   device compiler does not give (sign-compare, unused-parameter) are switched off around them; device
 //   features we cannot emulate are rejected with a message at the student's line.
@@ -266,6 +268,121 @@ static void lane_loop(const DeviceFn &f) {
         " cudawb_tx++) [&]() __attribute__((always_inline)) { ::threadIdx.x = cudawb_tx;"
         " const uint3 threadIdx __attribute__((unused)) = {cudawb_tx, ::threadIdx.y, ::threadIdx.z};";
     edits[f.body_close].insert_before += " }(); ";
+// ---- shared-memory accesses, for the checkers (include/cudawb/shared_check.h) ----
+// Each use of a __shared__ variable in device code is wrapped so that, under the memory checker or the race
+// checker, the runtime sees the address, size and kind of the access and its line:
+//   s[i][j] += v   ->   (*cudawb::sh(__builtin_addressof(s[i][j]), cudawb::sh_extent(s), cudawb::SH_RMW,
+//                                    "file.cu", 12)) += v
+// An array is wrapped with as many subscripts as it was declared with (a further one would index through an
+// element that is a pointer), a scalar alone, then its members (s[i].x: the member x). Not seen: accesses through a pointer to shared memory (a
+// parameter, an alias such as float *p = s), which is what cannot be known from the tokens alone.
+// pointer: a volatile pointer (below); fn: the function whose parameter or local it is (-1: by position)
+struct SharedVar { std::string name; int dims; bool dynamic; size_t decl, decl_end; bool pointer; long fn; };
+static std::vector<SharedVar> shared_vars;
+
+// The names declared by "__shared__ ... ;" (tokens i..end): "float a[32], b[8][8]" gives a (1), b (2).
+static void shared_declarators(size_t i, size_t end, bool dynamic) {
+    size_t j = i + 1;
+    while (j < end) {
+        std::string name;
+        int angle = 0;
+        size_t stop = j;
+        for (; stop < end; stop++) {
+            if (is(stop, "(")) { stop = match(stop); continue; }
+            if (is(stop, "<")) angle++;
+            if (is(stop, ">") && angle > 0) angle--;
+            if (angle == 0 && (is(stop, "[") || is(stop, "=") || is(stop, ","))) break;
+            if (toks[stop].kind == IDENT && angle == 0) name = text(toks[stop]);
+        }
+        int dims = 0;
+        size_t e = stop;
+        while (e < end && is(e, "[")) { dims++; e = match(e) + 1; }
+        if (!name.empty() && name != "__attribute__") shared_vars.push_back(SharedVar{name, dims, dynamic, i, end, false, -1});
+        while (e < end && !is(e, ",")) { if (is(e, "(") || is(e, "[") || is(e, "{")) e = match(e); e++; }
+        j = e + 1;
+    }
+}
+
+// Volatile pointers in device functions ("volatile float *s", a parameter or a local): in CUDA they point to
+// shared memory read by warp-synchronous code (the unrolled last warp of a reduction), so their subscripts are
+// wrapped too; the runtime finds which shared variable the address is in (src/racecheck.cpp).
+static void volatile_pointers(const std::vector<DeviceFn> &fns) {
+    for (size_t n = 0; n < fns.size(); n++) {
+        const DeviceFn &f = fns[n];
+        for (size_t k = f.decl_start; k < f.body_close; k++) {
+            if (!is(k, "volatile")) continue;
+            size_t m = k + 1;
+            while (m < f.body_close && (toks[m].kind == IDENT || is(m, "::"))) m++;
+            if (is(m, "*") && toks[m + 1].kind == IDENT && !is(m + 2, "("))
+                shared_vars.push_back(SharedVar{text(toks[m + 1]), 1, false, k, m + 1, true, (long)n});
+        }
+    }
+}
+
+static void instrument_shared(const std::vector<DeviceFn> &fns) {
+    static const std::set<std::string> before_ok = {"return", "case", "else", "do"};
+    volatile_pointers(fns);
+    for (size_t fi = 0; fi < fns.size(); fi++) {
+        const DeviceFn &f = fns[fi];
+        for (size_t k = f.body_open + 1; k < f.body_close; k++) {
+            if (toks[k].kind != IDENT) continue;
+            // the variable this name means: one declared earlier in this body, else at namespace scope
+            const SharedVar *v = nullptr;
+            for (const SharedVar &c : shared_vars) {
+                if (c.name.size() != toks[k].len || text(toks[k]) != c.name || c.decl_end >= k) continue;
+                if (c.fn >= 0) {
+                    if (c.fn == (long)fi) v = &c;
+                    continue;
+                }
+                bool local = c.decl > f.body_open && c.decl < f.body_close;
+                bool in_fn = false;
+                for (const DeviceFn &g : fns) in_fn |= c.decl > g.body_open && c.decl < g.body_close;
+                if (local) v = &c;
+                else if (!in_fn && !v) v = &c;
+            }
+            if (!v) continue;
+            // a member, a qualified name, or a declaration of another variable with the same name: not ours
+            if (is(k - 1, ".") || is(k - 1, "->") || is(k - 1, "::") || is(k + 1, "::")) continue;
+            if (toks[k - 1].kind == IDENT && !before_ok.count(text(toks[k - 1]))) continue;
+            size_t e = k;
+            if (v->dims > 0) {
+                if (!is(k + 1, "[")) continue;  // the array itself (passed on, or decaying to a pointer)
+                e = match(k + 1);
+                for (int n = 1; n < v->dims && is(e + 1, "["); n++) e = match(e + 1);
+            }
+            // a member of an element (or of a struct): the member itself, so that threads writing different
+            // members do not race; a member array or a method call ends the access
+            while (is(e + 1, ".") && toks[e + 2].kind == IDENT && !is(e + 3, "(") && !is(e + 3, "<")) e += 2;
+            const char *kind = "cudawb::SH_READ";
+            bool unary_amp = is(k - 1, "&") && !(toks[k - 2].kind == IDENT && !before_ok.count(text(toks[k - 2]))) &&
+                             toks[k - 2].kind != NUMBER && !is(k - 2, ")") && !is(k - 2, "]");
+            if (unary_amp) {
+                // its address: no access yet, unless it is an atomic's target
+                if (!(is(k - 2, "(") && toks[k - 3].kind == IDENT && text(toks[k - 3]).compare(0, 6, "atomic") == 0))
+                    continue;
+                kind = "cudawb::SH_ATOMIC";
+            } else {
+                size_t t = e + 1;  // past member accesses, to the operator that says read or write
+                while ((is(t, ".") && toks[t + 1].kind == IDENT) || is(t, "[")) t = is(t, "[") ? match(t) + 1 : t + 2;
+                bool pre = (is(k - 1, "+") && is(k - 2, "+")) || (is(k - 1, "-") && is(k - 2, "-"));
+                bool post = (is(t, "+") && is(t + 1, "+")) || (is(t, "-") && is(t + 1, "-"));
+                bool compound = (is(t + 1, "=") && !toks[t + 1].space && toks[t].kind == PUNCT &&
+                                 strchr("+-*/%&|^", src[toks[t].pos])) ||
+                                ((is(t, "<") || is(t, ">")) && is(t + 1, src[toks[t].pos] == '<' ? "<" : ">") &&
+                                 is(t + 2, "="));
+                if (pre || post || compound) kind = "cudawb::SH_RMW";
+                else if (is(t, "=") && !is(t + 1, "=")) kind = "cudawb::SH_WRITE";
+            }
+            std::string file;
+            for (char c : files[toks[k].file]) { if (c == '"' || c == '\\') file += '\\'; file += c; }
+            edits[k].insert_before += "(*cudawb::sh(__builtin_addressof(";
+            std::string span = v->pointer ? "cudawb::sh_span{0, cudawb::SH_POINTER}"
+                                          : "cudawb::" + std::string(v->dynamic ? "sh_dynamic(" : "sh_extent(") +
+                                                v->name + ")";
+            edits[e].insert_after = "), " + span + ", " + kind + ", \"" + file + "\", " + std::to_string(toks[k].line) + "))" +
+                                    edits[e].insert_after;
+        }
+    }
 }
 
 int main() {
@@ -298,6 +415,7 @@ int main() {
             bool ext = i > 0 && is(i - 1, "extern"), stat = i > 0 && is(i - 1, "static");
             size_t k = i;
             while (k < toks.size() && !is(k, ";")) k++;
+            shared_declarators(i, k, ext);
             if (ext && depth_at[i] > 0 && k < toks.size() && is(k - 1, "]") && is(k - 2, "[") &&
                 toks[k - 3].kind == IDENT) {
                 // in a function: a const pointer to the running worker's dynamic buffer (an asm label on a
@@ -422,6 +540,8 @@ int main() {
                  file_is_system[b.file] ? " 3" : "");
         if (f.body_close < toks.size()) edits[f.body_close].insert_after += registration(f, barrier, warp, lanes) + mark;
     }
+
+    instrument_shared(fns);
 
     // 4. Kernel launches.
     for (size_t i = 0; i + 2 < toks.size(); i++) {

@@ -31,6 +31,7 @@ struct dynamic_shared {
     template <class T> operator T *() const { return (T *)cudawb_dynamic_shared_address(); }
 };
 } // namespace cudawb
+#include "shared_check.h" /* the checkers' wrapper around shared-memory accesses */
 
 #define __forceinline__ inline __attribute__((always_inline))
 #define __align__(n) __attribute__((aligned(n)))

@@ -57,7 +57,10 @@ static inline int __all_sync(unsigned mask, int pred) {
 static inline unsigned __activemask(void) {
     return (unsigned)cudawb::warp_exchange(cudawb::W_ACTIVE, 0, 0, 0, 32);
 }
-static inline void __syncwarp(unsigned mask = 0xffffffffu) { cudawb::warp_exchange(cudawb::W_SYNC, mask, 0, 0, 32); }
+static inline void __syncwarp(unsigned mask = 0xffffffffu) {
+    cudawb::warp_exchange(cudawb::W_SYNC, mask, 0, 0, 32);
+    if (__builtin_expect(cudawb::shared_checks == cudawb::SH_RACECHECK, 0)) cudawb::race_syncwarp(); /* orders the lanes' shared accesses */
+}
 /* match: lanes whose value is bitwise equal (32- and 64-bit types) */
 template <class T> inline unsigned __match_any_sync(unsigned mask, T value) {
     return (unsigned)cudawb::warp_exchange(cudawb::W_MATCH_ANY, mask, cudawb::to_bits(value), 0, 32);
