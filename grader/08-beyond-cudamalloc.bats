@@ -16,10 +16,11 @@ setup() {
 LESSON_WORK="cudaMallocAsync|cudaMallocFromPoolAsync=2 cudaFreeAsync=1"
 CHUNK=65536 # floats per chunk (kernels/pipeline.cuh)
 # The speed-up stream-ordered scratch must give the pipeline over 2^24 floats in 256 chunks, against
-# cudaMalloc/cudaFree per chunk. The H200 gave 4.96x to 7.01x in 20 runs of the solution built without the
-# trace (tests/gpu/README.md); a graded run, whose trace records each of the ~1,300 calls, fell below 3 once
-# for a variant with the solution's timed path. 2 until 20 graded runs are measured.
-MIN_SPEEDUP=2
+# cudaMalloc/cudaFree per chunk. Built without the trace, the H200 gave 4.96x to 7.01x in 20 runs; graded
+# (the trace records each of the ~1,300 calls, and the stream-ordered pipeline is bound by how fast the
+# host queues them), 1.71x in 20 of 20 runs (tests/gpu/repeat-step.sh, tests/gpu/README.md). A variant that
+# keeps cudaMalloc/cudaFree in both timings measures about 1x.
+MIN_SPEEDUP=1.5
 
 run_chosen() { run_program --name "run-$(chosen_n)" -- "$(chosen_n)"; }
 run_host() { run_program --name "host-$(chosen_n)" -- --host "$(chosen_n)"; }

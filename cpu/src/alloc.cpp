@@ -38,6 +38,7 @@ struct tables {
     std::map<uintptr_t, uintptr_t> spans[2];     // occupied page spans per region: lo -> hi
     std::vector<std::pair<uintptr_t, size_t>> symbols;
     std::vector<std::pair<uintptr_t, uintptr_t>> closing;  // pages freed while work ran, closed after it
+    std::vector<std::pair<uintptr_t, uintptr_t>> lingering;  // small cudaFree'd spans kernels may still reach
     std::recursive_mutex mu;
 };
 static tables &T() {
@@ -92,6 +93,31 @@ static uintptr_t place(region *r, std::map<uintptr_t, uintptr_t> &sp, size_t nee
     return 0;
 }
 
+static void unmap_pages(uintptr_t lo, uintptr_t hi);
+
+// The H200 let a kernel read a cudaFree'd allocation of 4 KiB or 256 KiB without a fault, where one of
+// 1 MiB or more gave 700 (tests/gpu/measure-use-after-free.cu): the driver keeps small allocations' pages
+// mapped. Without the memory checker, a freed device allocation under 1 MiB lingers the same way, its
+// contents intact, until its address is handed out again (its 64 most recent ones: an older one is closed).
+// compute-sanitizer reported every such read, so under the checker nothing lingers.
+static const size_t linger_below = (size_t)1 << 20, linger_most = 64;
+
+static void forget_lingering(uintptr_t lo, uintptr_t hi) {
+    auto &l = T().lingering;
+    for (size_t i = 0; i < l.size();)
+        if (l[i].first < hi && lo < l[i].second) l.erase(l.begin() + (long)i);
+        else i++;
+}
+
+static void linger(uintptr_t lo, uintptr_t hi) {
+    auto &l = T().lingering;
+    if (l.size() == linger_most) {
+        unmap_pages(l.front().first, l.front().second);
+        l.erase(l.begin());
+    }
+    l.push_back(std::make_pair(lo, hi));
+}
+
 // Allocates size > 0 bytes of device or managed memory; returns 0, or 2 when it does not fit.
 cudaError_t allocate(void **out, size_t size, int kind, const char *fn, const cudawb_site &at) {
     std::lock_guard<std::recursive_mutex> g(T().mu);
@@ -112,6 +138,7 @@ cudaError_t allocate(void **out, size_t size, int kind, const char *fn, const cu
     }
     alloc al = {base, size, kind, fn, basename_of(at.file), at.line, lo, lo + body + (cfg.memcheck ? 0 : page), false};
     sp[lo] = lo + body + page;
+    forget_lingering(lo, lo + body + page);
     T().live[base] = al;
     used += accounted(size);
     if (kind == DEVICE) resident += accounted(size);
@@ -153,10 +180,12 @@ bool release(void *p, int kinds) {
     used -= accounted(al.size);
     if (al.kind == DEVICE || al.resident) resident -= accounted(al.size);
     T().spans[al.kind == MANAGED].erase(al.span_lo);
-    // A stream-ordered free runs among the queued work (cudaFreeAsync): work that nothing orders after it
-    // may still touch the pages in this batch, as a GPU's pool, which keeps them mapped, lets it. They are
-    // closed when the batch ends.
-    if (opened) T().closing.push_back(std::make_pair(al.span_lo, al.span_hi));
+    // A stream-ordered free runs among the queued work (cudaFreeAsync): later work in this batch may still
+    // touch the pages, as the H200's pool, which keeps them mapped until the synchronize, let a kernel
+    // queued after the free read 4 KiB to 1 GiB without a fault. They are closed when the batch ends.
+    // compute-sanitizer reported each such read, so under the checker they close at once.
+    if (opened && !cfg.memcheck) T().closing.push_back(std::make_pair(al.span_lo, al.span_hi));
+    else if (!opened && !cfg.memcheck && al.kind == DEVICE && al.size < linger_below) linger(al.span_lo, al.span_hi);
     else unmap_pages(al.span_lo, al.span_hi);
     return true;
 }
@@ -237,6 +266,7 @@ static void protect_all(int prot) {
     for (auto &kv : T().live)
         if (kv.second.kind == DEVICE)
             mprotect((void *)kv.second.span_lo, kv.second.span_hi - kv.second.span_lo, prot);
+    for (auto &span : T().lingering) mprotect((void *)span.first, span.second - span.first, prot);
 }
 
 void open_device() {

@@ -5,6 +5,7 @@
 #endif
 #include <dlfcn.h>
 #include <execinfo.h>
+#include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -360,21 +361,68 @@ static int is_sticky_code(cudaError_t e)
 /* stack=+0xA,+0xB,...: the return addresses above the wrapper that lie in the executable, as offsets for
    addr2line, so that the grader can name the line of the student's file that led to the call even when it
    went through a provided helper or nvcc's launch stub. Taken only for records written in full. */
+/* The address ranges of the object the trace is linked into (the program): found once, so that telling the
+   program's frames from the libraries' costs a comparison each, not a dladdr (which searched symbol tables
+   and made the trace cost ~25 us per recorded call on the CPU backend, 4 us without it; a pipeline that
+   queues 1,300 calls measured 1.7x its speed-up untraced as 5-7x on the H200). */
+#define MAX_RANGES 16
+static uintptr_t self_base, self_lo[MAX_RANGES], self_hi[MAX_RANGES];
+static int self_ranges = -1;
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *data)
+{
+    uintptr_t me = (uintptr_t)data, lo, hi;
+    int i, n = 0, mine = 0;
+    (void)size;
+    for (i = 0; i < info->dlpi_phnum; i++) {
+        if (info->dlpi_phdr[i].p_type != PT_LOAD)
+            continue;
+        lo = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+        hi = lo + info->dlpi_phdr[i].p_memsz;
+        mine |= me >= lo && me < hi;
+        if (n < MAX_RANGES) {
+            self_lo[n] = lo;
+            self_hi[n] = hi;
+            n++;
+        }
+    }
+    if (!mine)
+        return 0;
+    self_ranges = n;
+    return 1;
+}
+
+static int in_self(uintptr_t a)
+{
+    int i;
+    for (i = 0; i < self_ranges; i++)
+        if (a >= self_lo[i] && a < self_hi[i])
+            return 1;
+    return 0;
+}
+
+/* " stack=+0xA,+0xB": the program's own return addresses on the stack, as offsets for addr2line, found once
+   per recorded call (under the lock). */
 __attribute__((noinline)) static void stack_field(char *out, size_t size)
 {
     void *frames[12];
-    Dl_info info, self;
+    Dl_info self;
     int n, i;
     size_t len = 0;
     out[0] = '\0';
-    if (dladdr((void *)stack_field, &self) == 0)
-        return;
+    if (self_ranges < 0) {
+        if (dladdr((void *)stack_field, &self) == 0 || dl_iterate_phdr(find_self, (void *)stack_field) == 0) {
+            self_ranges = 0;
+            return;
+        }
+        self_base = (uintptr_t)self.dli_fbase;
+    }
     n = backtrace(frames, 12);
     for (i = 3; i < n && len + 24 < size; i++) { /* 0: this function, 1: tr_end, 2: the wrapper */
-        if (dladdr(frames[i], &info) == 0 || info.dli_fbase != self.dli_fbase)
+        if (!in_self((uintptr_t)frames[i]))
             continue;
         len += (size_t)snprintf(out + len, size - len, "%s+0x%lx", len ? "," : " stack=",
-                                (unsigned long)((uintptr_t)frames[i] - (uintptr_t)info.dli_fbase - 1));
+                                (unsigned long)((uintptr_t)frames[i] - self_base - 1));
     }
 }
 
