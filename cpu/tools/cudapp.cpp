@@ -268,6 +268,8 @@ static void lane_loop(const DeviceFn &f) {
         " cudawb_tx++) [&]() __attribute__((always_inline)) { ::threadIdx.x = cudawb_tx;"
         " const uint3 threadIdx __attribute__((unused)) = {cudawb_tx, ::threadIdx.y, ::threadIdx.z};";
     edits[f.body_close].insert_before += " }(); ";
+}
+
 // ---- shared-memory accesses, for the checkers (include/cudawb/shared_check.h) ----
 // Each use of a __shared__ variable in device code is wrapped so that, under the memory checker or the race
 // checker, the runtime sees the address, size and kind of the access and its line:
