@@ -16,7 +16,7 @@
 #include <thrust/distance.h>
 #include <thrust/iterator/iterator_traits.h>
 #include <thrust/type_traits/is_contiguous_iterator.h>
-#include <cstring>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -167,6 +167,7 @@ CUDAWB_THRUST_ON_DEVICE(upper_bound)
 
 /* ---- device memory from host code ---- */
 template <class D> void *malloc(execution_policy<D> &, std::size_t n) {
+    if (::cudawb::thrust_device_code()) return std::malloc(n); /* a kernel's own heap, as device-side malloc */
     void *p = nullptr;
     cudaError_t e = cudaMalloc(&p, n);
     if (e != cudaSuccess) {
@@ -176,6 +177,7 @@ template <class D> void *malloc(execution_policy<D> &, std::size_t n) {
     return p;
 }
 template <class D, class Pointer> void free(execution_policy<D> &, Pointer p) {
+    if (::cudawb::thrust_device_code()) return std::free(thrust::raw_pointer_cast(p));
     cudaError_t e = cudaFree(thrust::raw_pointer_cast(p));
     if (e != cudaSuccess) throw_cuda_error(e, "device free failed");
 }
