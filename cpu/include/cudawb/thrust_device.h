@@ -16,7 +16,7 @@
 #include <thrust/distance.h>
 #include <thrust/iterator/iterator_traits.h>
 #include <thrust/type_traits/is_contiguous_iterator.h>
-#include <cstring>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -167,6 +167,7 @@ CUDAWB_THRUST_ON_DEVICE(upper_bound)
 
 /* ---- device memory from host code ---- */
 template <class D> void *malloc(execution_policy<D> &, std::size_t n) {
+    if (::cudawb::thrust_device_code()) return std::malloc(n); /* a kernel's own heap, as device-side malloc */
     void *p = nullptr;
     cudaError_t e = cudaMalloc(&p, n);
     if (e != cudaSuccess) {
@@ -176,6 +177,7 @@ template <class D> void *malloc(execution_policy<D> &, std::size_t n) {
     return p;
 }
 template <class D, class Pointer> void free(execution_policy<D> &, Pointer p) {
+    if (::cudawb::thrust_device_code()) return std::free(thrust::raw_pointer_cast(p));
     cudaError_t e = cudaFree(thrust::raw_pointer_cast(p));
     if (e != cudaSuccess) throw_cuda_error(e, "device free failed");
 }
@@ -236,6 +238,25 @@ cross_system<S1, S2> select_system(const thrust::cpp::execution_policy<S1> &, co
 template <class It>
 using on_device_iterator = std::is_same<typename thrust::iterator_system<It>::type, thrust::system::cudawb::tag>;
 template <class It> using value_of = typename std::remove_cv<typename thrust::iterator_value<It>::type>::type;
+
+/* thrust::copy between two contiguous device ranges of one trivially copyable type: as in CCCL 3, a
+   cudaMemcpyAsync on the policy's stream, waited for, rather than a copy kernel */
+template <class D, class It, class Out,
+          class = typename std::enable_if<thrust::is_contiguous_iterator<It>::value &&
+                                          thrust::is_contiguous_iterator<Out>::value &&
+                                          std::is_same<value_of<It>, value_of<Out>>::value &&
+                                          std::is_trivially_copyable<value_of<It>>::value>::type>
+Out copy(execution_policy<D> &exec, It first, It last, Out result) {
+    if (::cudawb::thrust_device_code()) return copy(thrust::seq, first, last, result);
+    const auto n = last - first;
+    if (n <= 0) return result;
+    cudaStream_t stream = stream_of(static_cast<D &>(exec));
+    cudaError_t e = cudaMemcpyAsync(thrust::raw_pointer_cast(&*result), thrust::raw_pointer_cast(&*first),
+                                    (size_t)n * sizeof(value_of<It>), cudaMemcpyDeviceToDevice, stream);
+    cudaStreamSynchronize(stream);
+    if (e != cudaSuccess) throw_cuda_error(e, "__copy:: D->D: failed");
+    return result + n;
+}
 
 /* a temporary device array, as CUDA's Thrust allocates one: cudaMalloc'ed, freed when it goes */
 template <class T> struct device_buffer {
