@@ -192,7 +192,6 @@ static int run(size_t n, size_t budget)
 {
     struct pipeline p;
     cudaFuncAttributes attr;
-    size_t free_bytes = 0, total_bytes = 0;
     unsigned long long total = 0;
     int status = 1;
 
@@ -203,6 +202,7 @@ static int run(size_t n, size_t budget)
         goto cleanup;
     // region: budget
     if (budget == 0) {
+        size_t free_bytes = 0, total_bytes = 0;
         if (failed("cudaMemGetInfo", 0, cudaMemGetInfo(&free_bytes, &total_bytes)))
             goto cleanup;
         budget = free_bytes;
