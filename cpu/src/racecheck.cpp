@@ -67,12 +67,36 @@ std::vector<state *> &states = *new std::vector<state *>;
 std::vector<std::pair<const char *, int>> &sites = *new std::vector<std::pair<const char *, int>>;
 std::map<std::pair<const char *, int>, int> &site_ids = *new std::map<std::pair<const char *, int>, int>;
 std::atomic<uint64_t> generation{0}, serials{0};
+// what the threads that ended found (a cooperative launch runs each block on a thread of its own), until the
+// kernel's report
+std::map<pair_key, uint64_t> &retired_pairs = *new std::map<pair_key, uint64_t>;
+std::vector<hazard> &retired_first = *new std::vector<hazard>;
+const char *retired_kernel;
+dim3 retired_shape;
 __thread state *mine;
+
+struct owner {  // frees the thread's state when the thread ends, keeping its findings
+    ~owner() {
+        if (!mine) return;
+        std::lock_guard<std::mutex> g(mu);
+        if (!mine->pairs.empty()) {
+            retired_kernel = mine->kernel;
+            retired_shape = mine->shape;
+        }
+        for (auto &p : mine->pairs) retired_pairs[p.first] += p.second;
+        retired_first.insert(retired_first.end(), mine->first.begin(), mine->first.end());
+        states.erase(std::find(states.begin(), states.end(), mine));
+        delete mine;
+        mine = nullptr;
+    }
+};
+thread_local owner owns_mine;
 
 // the running block's state: a new block (or kernel) starts with no barrier passed and no access recorded
 state &current() {
     if (!mine) {
         mine = new state;
+        (void)&owns_mine;  // its destructor runs when this thread ends
         std::lock_guard<std::mutex> g(mu);
         states.push_back(mine);
     }
@@ -211,6 +235,12 @@ void race_kernel_reports() {
     dim3 bd{1, 1, 1};
     {
         std::lock_guard<std::mutex> g(mu);
+        pairs.swap(retired_pairs);
+        first.swap(retired_first);
+        if (!pairs.empty()) {
+            kernel = retired_kernel;
+            bd = retired_shape;
+        }
         for (state *s : states) {
             if (!s->pairs.empty()) {
                 kernel = s->kernel;
