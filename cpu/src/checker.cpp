@@ -267,22 +267,34 @@ static void memcheck_shared_reports(kernel_run *k) {
 // Under memcheck each worker's dynamic shared memory ends at a closed page, as device allocations do: an
 // access past the launch's size through any pointer (an alias the rewriter cannot see) faults there.
 static std::vector<uintptr_t> &guards = *new std::vector<uintptr_t>;  // guard pages, one per worker
-static __thread char *dynamic_end;
+// a worker's buffer, unmapped when its thread ends (a cooperative launch runs each block on a new thread)
+static const size_t dynamic_max = 232448;  // the largest opt-in dynamic size (H200: 227 KiB)
+struct dynamic_area {
+    char *base = nullptr, *end = nullptr;
+    ~dynamic_area() {
+        if (!base) return;
+        std::lock_guard<std::mutex> g(shared_mu);
+        guards.erase(std::find(guards.begin(), guards.end(), (uintptr_t)end));
+        munmap(base, (size_t)(end - base) + (size_t)sysconf(_SC_PAGESIZE));
+    }
+};
+static thread_local dynamic_area area;
 
 void *memcheck_dynamic_shared() {
     worker *w = self;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    if (!dynamic_end) {
-        size_t len = (232448 + page - 1) / page * page;  // the largest opt-in dynamic size (H200: 227 KiB)
+    if (!area.base) {
+        size_t len = (dynamic_max + page - 1) / page * page;
         char *m = (char *)mmap(NULL, len + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED) { fprintf(stderr, "cudawb: cannot map shared memory\n"); abort(); }
         mprotect(m + len, page, PROT_NONE);
-        dynamic_end = m + len;
+        area.base = m;
+        area.end = m + len;
         std::lock_guard<std::mutex> g(shared_mu);
-        guards.push_back((uintptr_t)dynamic_end);
+        guards.push_back((uintptr_t)area.end);
     }
     size_t n = w && w->k ? w->k->d->shmem : 0;
-    return dynamic_end - ((n + 15) & ~(size_t)15);  // the GPU's dynamic shared memory is 16-byte aligned
+    return area.end - ((n + 15) & ~(size_t)15);  // the GPU's dynamic shared memory is 16-byte aligned
 }
 
 static bool in_shared_guard(uintptr_t addr) {

@@ -54,13 +54,12 @@ struct state {  // one worker thread's: the block it runs
     uint64_t gen = ~0ull, block = 0, serial = 0;
     std::vector<uint32_t> bar, wsync;  // per thread of the block
     std::unordered_map<uintptr_t, std::vector<byte_rec>> shadow;  // per shared variable, per byte
-    uintptr_t last_base = 0;
-    std::vector<byte_rec> *last = nullptr;
+    struct shadow_slot { uintptr_t base; std::vector<byte_rec> *recs; } shadow_cache[8] = {};  // recently used
     std::map<pair_key, uint64_t> pairs;  // this kernel's hazards, counted by pair of lines
     std::vector<hazard> first;  // and the first of them, for --racecheck-report hazard
     const char *kernel = nullptr;  // the kernel they were found in, and its block shape
     dim3 shape;
-    std::map<std::pair<const char *, int>, int> site_cache;
+    struct site_slot { const char *file; int line, id; } site_cache[64] = {};  // direct-mapped: the lines of a loop
 };
 
 std::mutex &mu = *new std::mutex;
@@ -68,12 +67,36 @@ std::vector<state *> &states = *new std::vector<state *>;
 std::vector<std::pair<const char *, int>> &sites = *new std::vector<std::pair<const char *, int>>;
 std::map<std::pair<const char *, int>, int> &site_ids = *new std::map<std::pair<const char *, int>, int>;
 std::atomic<uint64_t> generation{0}, serials{0};
+// what the threads that ended found (a cooperative launch runs each block on a thread of its own), until the
+// kernel's report
+std::map<pair_key, uint64_t> &retired_pairs = *new std::map<pair_key, uint64_t>;
+std::vector<hazard> &retired_first = *new std::vector<hazard>;
+const char *retired_kernel;
+dim3 retired_shape;
 __thread state *mine;
+
+struct owner {  // frees the thread's state when the thread ends, keeping its findings
+    ~owner() {
+        if (!mine) return;
+        std::lock_guard<std::mutex> g(mu);
+        if (!mine->pairs.empty()) {
+            retired_kernel = mine->kernel;
+            retired_shape = mine->shape;
+        }
+        for (auto &p : mine->pairs) retired_pairs[p.first] += p.second;
+        retired_first.insert(retired_first.end(), mine->first.begin(), mine->first.end());
+        states.erase(std::find(states.begin(), states.end(), mine));
+        delete mine;
+        mine = nullptr;
+    }
+};
+thread_local owner owns_mine;
 
 // the running block's state: a new block (or kernel) starts with no barrier passed and no access recorded
 state &current() {
     if (!mine) {
         mine = new state;
+        (void)&owns_mine;  // its destructor runs when this thread ends
         std::lock_guard<std::mutex> g(mu);
         states.push_back(mine);
     }
@@ -96,9 +119,9 @@ state &current() {
 int thread_index() { return (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)); }
 
 int site_id(state &s, const char *file, int line) {
+    state::site_slot &slot = s.site_cache[((uintptr_t)file >> 3 ^ (unsigned)line * 2654435761u) & 63];
+    if (slot.file == file && slot.line == line) return slot.id;
     auto key = std::make_pair(file, line);
-    auto it = s.site_cache.find(key);
-    if (it != s.site_cache.end()) return it->second;
     std::lock_guard<std::mutex> g(mu);
     auto gi = site_ids.find(key);
     int id;
@@ -108,7 +131,7 @@ int site_id(state &s, const char *file, int line) {
         sites.push_back(key);
         site_ids[key] = id;
     }
-    s.site_cache[key] = id;
+    slot = state::site_slot{file, line, id};
     return id;
 }
 
@@ -145,48 +168,52 @@ uint3 thread_of(int index, dim3 b) {
 }
 } // namespace
 
+// one byte's record meets an access of the running thread; the first hazard of the access is noted
+static void meet(state &s, byte_rec &r, const access &now, int kind, uintptr_t offset, bool &read_noted,
+                 bool &write_noted) {
+    const access none{-1, 0, 0, 0};
+    if (r.block != s.serial) {
+        r.block = s.serial;
+        r.w = r.r1 = r.r2 = none;
+    }
+    if (kind & cudawb::SH_READ) {
+        if (!read_noted && concurrent(r.w, now)) {
+            note(s, RAW, r.w, now, offset);
+            read_noted = true;
+        }
+        // keep two readers since the last write: a later write by a third thread races with either
+        if (r.r1.thread < 0 || r.r1.thread == now.thread || !concurrent(r.r1, now)) r.r1 = now;
+        else if (r.r2.thread < 0 || r.r2.thread == now.thread || !concurrent(r.r2, now)) r.r2 = now;
+    }
+    if (kind & cudawb::SH_WRITE) {
+        if (!write_noted) {
+            const access *other = concurrent(r.w, now) ? &r.w : concurrent(r.r1, now) ? &r.r1
+                                                        : concurrent(r.r2, now) ? &r.r2 : nullptr;
+            if (other) {
+                note(s, other == &r.w ? WAW : WAR, *other, now, offset);
+                write_noted = true;
+            }
+        }
+        r.w = now;
+        r.r1 = r.r2 = none;
+    }
+}
+
 void race_access(uintptr_t a, size_t size, uintptr_t base, size_t bytes, int kind, const char *file, int line) {
     // atomics do not race with one another; an access out of bounds is memcheck's to report
     if (kind == cudawb::SH_ATOMIC || a < base || a - base > bytes || size > bytes - (a - base)) return;
     state &s = current();
-    if (s.last_base != base || !s.last || s.last->size() < bytes) {
+    state::shadow_slot &slot = s.shadow_cache[(base >> 6) & 7];
+    if (slot.base != base || !slot.recs || slot.recs->size() < bytes) {
         std::vector<byte_rec> &v = s.shadow[base];
         if (v.size() < bytes) v.resize(bytes, byte_rec{0, {-1, 0, 0, 0}, {-1, 0, 0, 0}, {-1, 0, 0, 0}});
-        s.last_base = base;
-        s.last = &v;
+        slot = state::shadow_slot{base, &v};
     }
     int id = thread_index();
     access now{id, s.bar[(size_t)id], s.wsync[(size_t)id], site_id(s, file, line)};
     bool read_noted = false, write_noted = false;  // one hazard per access, not one per byte
-    const access none{-1, 0, 0, 0};
-    for (size_t i = a - base; i < a - base + size; i++) {
-        byte_rec &r = (*s.last)[i];
-        if (r.block != s.serial) {
-            r.block = s.serial;
-            r.w = r.r1 = r.r2 = none;
-        }
-        if (kind & cudawb::SH_READ) {
-            if (!read_noted && concurrent(r.w, now)) {
-                note(s, RAW, r.w, now, i);
-                read_noted = true;
-            }
-            // keep two readers since the last write: a later write by a third thread races with either
-            if (r.r1.thread < 0 || r.r1.thread == id || !concurrent(r.r1, now)) r.r1 = now;
-            else if (r.r2.thread < 0 || r.r2.thread == id || !concurrent(r.r2, now)) r.r2 = now;
-        }
-        if (kind & cudawb::SH_WRITE) {
-            if (!write_noted) {
-                const access *other = concurrent(r.w, now) ? &r.w : concurrent(r.r1, now) ? &r.r1
-                                                            : concurrent(r.r2, now) ? &r.r2 : nullptr;
-                if (other) {
-                    note(s, other == &r.w ? WAW : WAR, *other, now, i);
-                    write_noted = true;
-                }
-            }
-            r.w = now;
-            r.r1 = r.r2 = none;
-        }
-    }
+    byte_rec *r = slot.recs->data();
+    for (size_t i = a - base; i < a - base + size; i++) meet(s, r[i], now, kind, i, read_noted, write_noted);
 }
 
 void race_access_pointer(uintptr_t a, size_t size, int kind, const char *file, int line) {
@@ -208,6 +235,12 @@ void race_kernel_reports() {
     dim3 bd{1, 1, 1};
     {
         std::lock_guard<std::mutex> g(mu);
+        pairs.swap(retired_pairs);
+        first.swap(retired_first);
+        if (!pairs.empty()) {
+            kernel = retired_kernel;
+            bd = retired_shape;
+        }
         for (state *s : states) {
             if (!s->pairs.empty()) {
                 kernel = s->kernel;

@@ -276,10 +276,21 @@ static void lane_loop(const DeviceFn &f) {
 //   s[i][j] += v   ->   (*cudawb::sh(__builtin_addressof(s[i][j]), cudawb::sh_extent(s), cudawb::SH_RMW,
 //                                    "file.cu", 12)) += v
 // An array is wrapped with as many subscripts as it was declared with (a further one would index through an
-// element that is a pointer), a scalar alone, then its members (s[i].x: the member x). Not seen: accesses through a pointer to shared memory (a
-// parameter, an alias such as float *p = s), which is what cannot be known from the tokens alone.
-// pointer: a volatile pointer (below); fn: the function whose parameter or local it is (-1: by position)
-struct SharedVar { std::string name; int dims; bool dynamic; size_t decl, decl_end; bool pointer; long fn; };
+// element that is a pointer), a scalar alone, then its members (s[i].x: the member x); so are the subscripts
+// of a pointer a device function initialises from a shared variable and never assigns again (float *p = s + 8:
+// bounded by s), and of volatile pointers. Not seen: other pointers to shared memory (a parameter), which the
+// tokens alone cannot tell from pointers to global memory.
+// pointer: a volatile pointer; of: the shared variable an alias points into; fn: the function whose parameter
+// or local it is (-1: visible by position)
+struct SharedVar {
+    std::string name;
+    int dims;
+    bool dynamic;
+    size_t decl, decl_end;
+    bool pointer;
+    long fn;
+    std::string of;
+};
 static std::vector<SharedVar> shared_vars;
 
 // The names declared by "__shared__ ... ;" (tokens i..end): "float a[32], b[8][8]" gives a (1), b (2).
@@ -299,7 +310,8 @@ static void shared_declarators(size_t i, size_t end, bool dynamic) {
         int dims = 0;
         size_t e = stop;
         while (e < end && is(e, "[")) { dims++; e = match(e) + 1; }
-        if (!name.empty() && name != "__attribute__") shared_vars.push_back(SharedVar{name, dims, dynamic, i, end, false, -1});
+        if (!name.empty() && name != "__attribute__")
+            shared_vars.push_back(SharedVar{name, dims, dynamic, i, end, false, -1, ""});
         while (e < end && !is(e, ",")) { if (is(e, "(") || is(e, "[") || is(e, "{")) e = match(e); e++; }
         j = e + 1;
     }
@@ -316,7 +328,58 @@ static void volatile_pointers(const std::vector<DeviceFn> &fns) {
             size_t m = k + 1;
             while (m < f.body_close && (toks[m].kind == IDENT || is(m, "::"))) m++;
             if (is(m, "*") && toks[m + 1].kind == IDENT && !is(m + 2, "("))
-                shared_vars.push_back(SharedVar{text(toks[m + 1]), 1, false, k, m + 1, true, (long)n});
+                shared_vars.push_back(SharedVar{text(toks[m + 1]), 1, false, k, m + 1, true, (long)n, ""});
+        }
+    }
+}
+
+// The shared variable (or alias, or volatile pointer) the name at token k of function fi means: one of the
+// function's own declared before k, else one at namespace scope.
+static const SharedVar *lookup(const std::vector<DeviceFn> &fns, size_t fi, size_t k) {
+    const DeviceFn &f = fns[fi];
+    const SharedVar *v = nullptr;
+    for (const SharedVar &c : shared_vars) {
+        if (c.name.size() != toks[k].len || text(toks[k]) != c.name || c.decl_end >= k) continue;
+        if (c.fn >= 0) {
+            if (c.fn == (long)fi) v = &c;
+            continue;
+        }
+        bool local = c.decl > f.body_open && c.decl < f.body_close;
+        bool in_fn = false;
+        for (const DeviceFn &g : fns) in_fn |= c.decl > g.body_open && c.decl < g.body_close;
+        if (local) v = &c;
+        else if (!in_fn && !v) v = &c;
+    }
+    if (v && (is(k - 1, ".") || is(k - 1, "->") || is(k - 1, "::") || is(k + 1, "::"))) return nullptr;  // a member
+    return v;
+}
+
+// "T *p = s + n;" in a device function, s a shared variable (or another alias), p never assigned again: p's
+// subscripts are accesses of s.
+static void alias_pointers(const std::vector<DeviceFn> &fns) {
+    for (size_t n = 0; n < fns.size(); n++) {
+        const DeviceFn &f = fns[n];
+        for (size_t k = f.body_open + 1; k + 3 < f.body_close; k++) {
+            if (!is(k, "*") || toks[k + 1].kind != IDENT || !is(k + 2, "=") || is(k + 3, "=") ||
+                (toks[k - 1].kind != IDENT && !is(k - 1, ">") && !is(k - 1, ",")))
+                continue;
+            // the initialiser, up to the ; or , that ends it: the first shared name in it is the source
+            const SharedVar *source = nullptr;
+            size_t end = k + 3;
+            for (int depth = 0; end < f.body_close && (depth > 0 || (!is(end, ";") && !is(end, ","))); end++) {
+                depth += is(end, "(") || is(end, "[") ? 1 : is(end, ")") || is(end, "]") ? -1 : 0;
+                const SharedVar *c = toks[end].kind == IDENT && !source ? lookup(fns, n, end) : nullptr;
+                if (c && !c->pointer) source = c;
+            }
+            if (!source) continue;
+            std::string name = text(toks[k + 1]);
+            bool assigned = false;
+            for (size_t m = end; m + 1 < f.body_close && !assigned; m++)
+                assigned = toks[m].kind == IDENT && text(toks[m]) == name && is(m + 1, "=") && !is(m + 2, "=") &&
+                           !is(m - 1, ".") && !is(m - 1, "->");
+            if (!assigned)
+                shared_vars.push_back(SharedVar{name, 1, source->dynamic, k, end, false, (long)n,
+                                                source->of.empty() ? source->name : source->of});
         }
     }
 }
@@ -324,28 +387,14 @@ static void volatile_pointers(const std::vector<DeviceFn> &fns) {
 static void instrument_shared(const std::vector<DeviceFn> &fns) {
     static const std::set<std::string> before_ok = {"return", "case", "else", "do"};
     volatile_pointers(fns);
+    alias_pointers(fns);
     for (size_t fi = 0; fi < fns.size(); fi++) {
         const DeviceFn &f = fns[fi];
         for (size_t k = f.body_open + 1; k < f.body_close; k++) {
             if (toks[k].kind != IDENT) continue;
-            // the variable this name means: one declared earlier in this body, else at namespace scope
-            const SharedVar *v = nullptr;
-            for (const SharedVar &c : shared_vars) {
-                if (c.name.size() != toks[k].len || text(toks[k]) != c.name || c.decl_end >= k) continue;
-                if (c.fn >= 0) {
-                    if (c.fn == (long)fi) v = &c;
-                    continue;
-                }
-                bool local = c.decl > f.body_open && c.decl < f.body_close;
-                bool in_fn = false;
-                for (const DeviceFn &g : fns) in_fn |= c.decl > g.body_open && c.decl < g.body_close;
-                if (local) v = &c;
-                else if (!in_fn && !v) v = &c;
-            }
-            if (!v) continue;
-            // a member, a qualified name, or a declaration of another variable with the same name: not ours
-            if (is(k - 1, ".") || is(k - 1, "->") || is(k - 1, "::") || is(k + 1, "::")) continue;
-            if (toks[k - 1].kind == IDENT && !before_ok.count(text(toks[k - 1]))) continue;
+            const SharedVar *v = lookup(fns, fi, k);
+            // not ours: another name, or a declaration of another variable with the same name
+            if (!v || (toks[k - 1].kind == IDENT && !before_ok.count(text(toks[k - 1])))) continue;
             size_t e = k;
             if (v->dims > 0) {
                 if (!is(k + 1, "[")) continue;  // the array itself (passed on, or decaying to a pointer)
@@ -380,9 +429,9 @@ static void instrument_shared(const std::vector<DeviceFn> &fns) {
             edits[k].insert_before += "(*cudawb::sh(__builtin_addressof(";
             std::string span = v->pointer ? "cudawb::sh_span{0, cudawb::SH_POINTER}"
                                           : "cudawb::" + std::string(v->dynamic ? "sh_dynamic(" : "sh_extent(") +
-                                                v->name + ")";
-            edits[e].insert_after = "), " + span + ", " + kind + ", \"" + file + "\", " + std::to_string(toks[k].line) + "))" +
-                                    edits[e].insert_after;
+                                                (v->of.empty() ? v->name : v->of) + ")";
+            edits[e].insert_after = "), " + span + ", " + kind + ", \"" + file + "\", " +
+                                    std::to_string(toks[k].line) + "))" + edits[e].insert_after;
         }
     }
 }

@@ -59,7 +59,8 @@ static inline unsigned __activemask(void) {
 }
 static inline void __syncwarp(unsigned mask = 0xffffffffu) {
     cudawb::warp_exchange(cudawb::W_SYNC, mask, 0, 0, 32);
-    if (__builtin_expect(cudawb::shared_checks == cudawb::SH_RACECHECK, 0)) cudawb::race_syncwarp(); /* orders the lanes' shared accesses */
+    /* under racecheck: the lanes' shared-memory accesses before it are ordered before those after it */
+    if (__builtin_expect(cudawb::shared_checks == cudawb::SH_RACECHECK, 0)) cudawb::race_syncwarp();
 }
 /* match: lanes whose value is bitwise equal (32- and 64-bit types) */
 template <class T> inline unsigned __match_any_sync(unsigned mask, T value) {
