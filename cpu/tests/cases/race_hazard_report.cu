@@ -2,6 +2,7 @@
 // the byte of shared memory, and both threads with their access and line: here thread 0 writes a flag that
 // thread 32 (another warp) reads with no barrier between them.
 // test-sanitizer: --tool racecheck --racecheck-report hazard
+// test-gpu: skip (the H200's racecheck reported no hazard for this kernel, "0 hazards displayed", measured 2026-12-02; this checker reports it: cpu/README.md, not identical)
 // test-stderr: (Error|ERROR): Potential (RAW|WAR) hazard detected at __shared__ 0x[0-9a-f]+ in block \(0, ?0, ?0\) :
 // test-stderr: (Write|Read) Thread \(0, ?0, ?0\) at flag_no_barrier.* in race_hazard_report\.cu:1[34]
 // test-stderr: (Write|Read) Thread \(32, ?0, ?0\) at flag_no_barrier.* in race_hazard_report\.cu:1[34]

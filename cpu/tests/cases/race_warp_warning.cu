@@ -1,7 +1,9 @@
 // the race checker: two lanes of one warp writing the same shared word (in two branches) with no __syncwarp
 // between them is a hazard compute-sanitizer ranks as a warning (warp-synchronous code, which Volta and later
-// no longer run in lockstep), not an error: racecheck's exit status stays the program's.
+// no longer run in lockstep), not an error; a warning still makes the exit status --error-exitcode's (the
+// H200's compute-sanitizer exited 86 with "(0 errors, 1 warning)").
 // test-sanitizer: --tool racecheck --error-exitcode 86
+// test-status: 86
 // test-stderr: Warning: Race reported between Write access at lanes_write.* in race_warp_warning\.cu:1[34]
 // test-stderr: and Write access at lanes_write.* in race_warp_warning\.cu:1[34] \[[0-9]+ hazards?\]
 // test-stderr: RACECHECK SUMMARY: 1 hazard displayed \(0 errors, 1 warning\)
