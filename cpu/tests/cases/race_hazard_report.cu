@@ -4,8 +4,8 @@
 // test-sanitizer: --tool racecheck --racecheck-report hazard
 // test-gpu: skip (the H200's racecheck reported no hazard for this kernel, "0 hazards displayed", measured 2026-12-02; this checker reports it: cpu/README.md, not identical)
 // test-stderr: (Error|ERROR): Potential (RAW|WAR) hazard detected at __shared__ 0x[0-9a-f]+ in block \(0, ?0, ?0\) :
-// test-stderr: (Write|Read) Thread \(0, ?0, ?0\) at flag_no_barrier.* in race_hazard_report\.cu:1[34]
-// test-stderr: (Write|Read) Thread \(32, ?0, ?0\) at flag_no_barrier.* in race_hazard_report\.cu:1[34]
+// test-stderr: (Write|Read) Thread \(0, ?0, ?0\) at flag_no_barrier.* in race_hazard_report\.cu:1[45]
+// test-stderr: (Write|Read) Thread \(32, ?0, ?0\) at flag_no_barrier.* in race_hazard_report\.cu:1[45]
 #include "check.h"
 
 __global__ void flag_no_barrier(int *out)

@@ -5,8 +5,8 @@
 // function (last_warp), this checker the kernel; warnings alone make the exit status --error-exitcode's there.
 // test-sanitizer: --tool racecheck --error-exitcode 86
 // test-status: 86
-// test-stderr: Warning: Race reported between (Read|Write) access at (reduce_tail|last_warp).* in race_warp_volatile\.cu:1[3-8]
-// test-stderr: and (Read|Write) access at (reduce_tail|last_warp).* in race_warp_volatile\.cu:1[3-8] \[[0-9]+ hazards?\]
+// test-stderr: Warning: Race reported between (Read|Write) access at (reduce_tail|last_warp).* in race_warp_volatile\.cu:(1[5-9]|20)
+// test-stderr: and (Read|Write) access at (reduce_tail|last_warp).* in race_warp_volatile\.cu:(1[5-9]|20) \[[0-9]+ hazards?\]
 // test-stderr: RACECHECK SUMMARY: [1-9][0-9]* hazards? displayed \(0 errors, [1-9][0-9]* warnings?\)
 #include "check.h"
 

@@ -4,8 +4,8 @@
 // H200's compute-sanitizer exited 86 with "(0 errors, 1 warning)").
 // test-sanitizer: --tool racecheck --error-exitcode 86
 // test-status: 86
-// test-stderr: Warning: Race reported between Write access at lanes_write.* in race_warp_warning\.cu:1[34]
-// test-stderr: and Write access at lanes_write.* in race_warp_warning\.cu:1[34] \[[0-9]+ hazards?\]
+// test-stderr: Warning: Race reported between Write access at lanes_write.* in race_warp_warning\.cu:1[56]
+// test-stderr: and Write access at lanes_write.* in race_warp_warning\.cu:1[56] \[[0-9]+ hazards?\]
 // test-stderr: RACECHECK SUMMARY: 1 hazard displayed \(0 errors, 1 warning\)
 #include "check.h"
 

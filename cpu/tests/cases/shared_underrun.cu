@@ -4,7 +4,7 @@
 // test-gpu: skip (the H200's memcheck reported nothing and the kernel ended with 0: s[-1] of the block's first array is still inside its shared window, measured 2026-12-02; this checker is stricter: cpu/README.md)
 // test-status: 86
 // test-stderr: Invalid __shared__ read of size 4 bytes
-// test-stderr: at left_neighbour.* in shared_underrun\.cu:16
+// test-stderr: at left_neighbour.* in shared_underrun\.cu:17
 // test-stderr: by thread \(0,0,0\) in block \(0,0,0\)
 #include "check.h"
 
