@@ -2,6 +2,8 @@
 # On a GPU machine: grades one timed step of a lesson's solution N times in a row and prints the ratio each
 # graded run measured, to choose the step's threshold (one that held in N of N runs).
 #   repeat-step.sh LESSON STEP N
+# REPEAT_WORK=DIR: the --work folder of a grading of the solution just made (check.sh ... --work DIR), whose
+# build is used instead of grading once more first.
 # The step runs from a copy of the lesson's grader whose MIN_SPEEDUP is out of reach, so every run fails and
 # its message carries the ratio the grader computed from the trace ("..., 6.12x").
 set -uo pipefail
@@ -12,9 +14,13 @@ export PATH=$root/.tools/bats/bin:$root/.tools/bin:$PATH BATS_LIB_PATH=$root/.to
 # shellcheck source=grader/lib/lessons.sh
 . grader/lib/lessons.sh
 id=$(lesson_resolve "$lesson") || exit 2
-work=$(mktemp -d /tmp/repeat.XXXXXX)
-# One whole grading first: it builds the program and checks the backend, as make check does.
-grader/check.sh "$id" --submission solutions --backend gpu --work "$work/w" --results "$work/r" | tail -n 1
+if [ -n "${REPEAT_WORK:-}" ]; then
+  work=$(mktemp -d /tmp/repeat.XXXXXX) && ln -s "$REPEAT_WORK" "$work/w"
+else
+  work=$(mktemp -d /tmp/repeat.XXXXXX)
+  # One whole grading first: it builds the program and checks the backend, as make check does.
+  grader/check.sh "$id" --submission solutions --backend gpu --work "$work/w" --results "$work/r" | tail -n 1
+fi
 sed 's/^MIN_SPEEDUP=.*/MIN_SPEEDUP=1000000/' "grader/$id.bats" >"grader/$id.repeat.bats"
 trap 'rm -f "$root/grader/$id.repeat.bats"' EXIT
 # shellcheck source=grader/lib/backend.sh
