@@ -12,6 +12,7 @@
 #   test-gpu: skip (why)    not run by gpu-compare.sh
 #   test-cpu: skip (why)    not run by run.sh (a fact only a GPU can show)
 #   test-arch: sm_NN        gpu-compare.sh builds for this architecture instead of the GPU's own
+#   test-shim: linked (why) gpu-compare.sh links the grader's trace in (nvcc-cpu always does)
 # stdout must equal expected/NAME.out; the build must print nothing (the grader's "compiles cleanly").
 # Needs only bash, grep, sed and cmp/diff (gpu-compare.sh runs it on the GPU machine).
 # CUDAWB_TEST_EXEC: a command to run the programs with (e.g. qemu-aarch64 for a cross-compiled suite).
