@@ -13,10 +13,25 @@ logdir=$(cd "$1" && pwd)
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$here/lib.sh"
 
-build() {  # the grader's command line with the real compiler
-    local arch
+build() {  # the grader's command line with the real compiler (and its trace, for a case marked test-shim)
+    local arch shim=()
     read -r -a arch <<<"$(arch_flags "$1" "-arch=${GPU_ARCH:-native}")"
-    nvcc ${arch[@]+"${arch[@]}"} -O2 -g -lineinfo -Xcompiler -Wall,-Wextra -I "$cases_dir" -o "$2" "$1" "${@:3}"
+    [[ -z $(meta "$1" shim) ]] || shim=("${shim_link[@]}")
+    nvcc ${arch[@]+"${arch[@]}"} -O2 -g -lineinfo -Xcompiler -Wall,-Wextra -I "$cases_dir" -o "$2" "$1" \
+        ${shim[@]+"${shim[@]}"} "${@:3}"
+}
+# The grader's trace (grader/shim/), built once as grader/lib/build.sh builds it, for the cases that read its
+# report: their objects and the linker's --wrap list.
+shim_link=()
+shim_objects() {
+    local f dir=$here/../../grader/shim wrap
+    mkdir -p "$logdir/shim"
+    for f in trace wrappers kernel_info; do
+        nvcc -O2 -c "$dir/$f.c" -o "$logdir/shim/$f.o" || return 1
+        shim_link+=("$logdir/shim/$f.o")
+    done
+    wrap=$("$dir/wrapped.sh")
+    shim_link+=(-Xlinker "--wrap=${wrap//$'\n'/,--wrap=}")
 }
 sanitizer_cmd() { echo compute-sanitizer; }
 
@@ -25,6 +40,7 @@ command -v nvcc >/dev/null || { echo "gpu-compare.sh: nvcc is not on PATH" >&2; 
     nvcc --version | tail -2
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || true
     status=0
+    shim_objects || { echo "gpu-compare.sh: the grader's trace does not build" >&2; exit 2; }
     run_suite gpu "$logdir" || status=$?
     exit "$status"
 } 2>&1 | tee "$logdir/summary.txt"

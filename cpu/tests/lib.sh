@@ -13,6 +13,7 @@
 #   test-cpu: skip (why)    not run by run.sh (a fact only a GPU can show)
 #   test-arch: sm_NN        build for this architecture instead of the device's own (-arch=native)
 #   test-flags: FLAGS       build with these nvcc flags instead (-gencode=...); "none": no architecture flag
+#   test-shim: linked (why) gpu-compare.sh links the grader's trace in (nvcc-cpu always does)
 # stdout must equal expected/NAME.out; the build must print nothing (the grader's "compiles cleanly").
 # Needs only bash, grep, sed and cmp/diff (gpu-compare.sh runs it on the GPU machine).
 # CUDAWB_TEST_EXEC: a command to run the programs with (e.g. qemu-aarch64 for a cross-compiled suite).

@@ -5,7 +5,9 @@
 MIB=1048576
 MIN_CHUNK=262144 # values (kernels' data: 4 bytes each) in the smallest chunk the lesson allows
 MAX_DEVICE=$((2 * (16 * MIB + 8))) # what two chunks of the largest size hold: a budget above it need not be used up
-LEAVE_B=6        # MiB the grader leaves free for the run without --budget
+# The device-memory budgets the grader gives (CUDAWB_DEVICE_BUDGET, grader/README.md: the trace keeps them, on
+# both backends alike: cudaMemGetInfo's free is what is left of one, an allocation past it fails with 2).
+LEAVE_B=6        # MiB for the run without --budget
 LEAVE_C=4        # ... for the run whose --budget is more than the device has
 LEAVE_SWEEP=5    # ... for the failure sweep: room for chunks of 2 x MIN_CHUNK, so that a failed allocation can be survived
 
@@ -17,8 +19,8 @@ size_b() { echo $((LEAVE_B * MIB / 4 + 1 + $(chosen_n) % (2 * MIN_CHUNK - 1))); 
 size_c() { echo $((LEAVE_C * MIB / 4 + 1 + ($(chosen_n) * 3) % (MIN_CHUNK - 1))); }
 
 run_a() { run_program --name "a-$(size_a)" -- --budget "$(budget_a)" "$(size_a)"; }
-run_b() { run_program --name "b-$(size_b)" --env "CUDAWB_LEAVE_FREE_MB=$LEAVE_B" -- "$(size_b)"; }
-run_c() { run_program --name "c-$(size_c)" --env "CUDAWB_LEAVE_FREE_MB=$LEAVE_C" -- --budget $((64 * MIB)) "$(size_c)"; }
+run_b() { run_program --name "b-$(size_b)" --env "CUDAWB_DEVICE_BUDGET=$((LEAVE_B * MIB))" -- "$(size_b)"; }
+run_c() { run_program --name "c-$(size_c)" --env "CUDAWB_DEVICE_BUDGET=$((LEAVE_C * MIB))" -- --budget $((64 * MIB)) "$(size_c)"; }
 
 # expected_sum N: the Collatz steps of the data set's first N values (kernels/chunks.cuh: value i is
 # ((i * 40503 + 12345) mod 16384) + 1), summed here: every 16384 values in a row hold each of 1..16384 once.
@@ -87,7 +89,7 @@ expect_retries_freed() {
       "$((${rest#* } / 2))" "$(call_text "$(calls "n=$n")")")" ;;
   esac
   [ "$n" -ge "$1" ] ||
-    fail "$(printf 'expected: a --budget (64 MiB) larger than the device has (the grader left %s MiB free): a cudaMalloc that fails with out of memory, then smaller chunks\nhappened: %s failed allocation(s); its allocations:\n%s\nusual cause: the chunk computed from cudaMemGetInfo, not from --budget' \
+    fail "$(printf 'expected: a --budget (64 MiB) larger than the device has (the grader gave it %s MiB): a cudaMalloc that fails with out of memory, then smaller chunks\nhappened: %s failed allocation(s); its allocations:\n%s\nusual cause: the chunk computed from cudaMemGetInfo, not from --budget' \
       "$LEAVE_C" "$n" "$(device_allocs)")"
 }
 
@@ -133,11 +135,11 @@ trace_early_refill() {
   done
 }
 
-# expect_gives_up: with 1 MiB left free, even the smallest chunks do not fit: the program halves down to
+# expect_gives_up: with a device budget of 1 MiB, even the smallest chunks do not fit: the program halves down to
 # MIN_CHUNK, then keeps the contract for the allocation that failed last, having freed what it held.
 expect_gives_up() {
   local last bytes line why
-  run_program --name gives-up --env CUDAWB_LEAVE_FREE_MB=1 -- --budget $((64 * MIB)) "$(size_c)"
+  run_program --name gives-up --env "CUDAWB_DEVICE_BUDGET=$MIB" -- --budget $((64 * MIB)) "$(size_c)"
   last=$(calls class=alloc status=2 | tail -n 1)
   bytes=$(call_field "$last" bytes)
   line=$(grep -m1 '^error: ' "$RUN_DIR/stderr" || true)
@@ -145,7 +147,7 @@ expect_gives_up() {
   if [ "$RUN_NORMAL" != 1 ] || [ "$RUN_STATUS" -ne 1 ]; then
     why="it $RUN_HOW"
   elif [ -z "$last" ]; then
-    why="no allocation failed, though at most 2 MiB were free"
+    why="no allocation failed, though the device had 1 MiB for it"
   elif [ "$(grep -c '^error: ' "$RUN_DIR/stderr")" -ne 1 ] || [[ $line != *"$(call_field "$last" fn)"* ]] ||
     [[ $line != *" $bytes "* ]] || [[ $line != *": $(error_string "$(call_field "$last" status)")" ]]; then
     why="its stderr: $(excerpt "$RUN_DIR/stderr" 3 | sed 's/^ *//')"
@@ -153,7 +155,7 @@ expect_gives_up() {
     why="it did not release what it held: $(leaks_beyond "" | tr -s ' ')"
   fi
   [ -z "$why" ] ||
-    fail "$(printf 'expected: with 1 MiB free and a --budget of 64 MiB, chunks halved down to the smallest, then one "error: %s of %s bytes failed: out of memory" line for the allocation that failed last, everything released, exit status 1\nhappened: %s\nusual cause: a retry that never gives up, or a failure whose return value is not checked' \
+    fail "$(printf 'expected: with 1 MiB of device memory and a --budget of 64 MiB, chunks halved down to the smallest, then one "error: %s of %s bytes failed: out of memory" line for the allocation that failed last, everything released, exit status 1\nhappened: %s\nusual cause: a retry that never gives up, or a failure whose return value is not checked' \
       "$(call_field "$last" fn)" "${bytes:-N}" "$why")"
   expect_retries_freed 2
 }
@@ -188,9 +190,9 @@ survived_allocation() {
     { echo "it went on with smaller chunks, but printed a wrong sum: $(grep -m1 '^sum of steps' "$RUN_DIR/stdout")"; return 1; }
 }
 
-# The failure sweep's run: without --budget, under CUDAWB_LEAVE_FREE_MB, three chunks of 2 x MIN_CHUNK (the
+# The failure sweep's run: without --budget, under a device budget of LEAVE_SWEEP MiB, three chunks of 2 x MIN_CHUNK (the
 # solution's first size there: a failed allocation of it is survived with chunks of MIN_CHUNK).
 SWEEP_N=$((4 * MIN_CHUNK + 1001))
 sweep_chunks() {
-  fault_sweep --lesson-work --env "CUDAWB_LEAVE_FREE_MB=$LEAVE_SWEEP" --survive survived_allocation -- "$SWEEP_N"
+  fault_sweep --lesson-work --env "CUDAWB_DEVICE_BUDGET=$((LEAVE_SWEEP * MIB))" --survive survived_allocation -- "$SWEEP_N"
 }

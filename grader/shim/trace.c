@@ -60,12 +60,13 @@ static long leave_free_mb = -1; /* CUDAWB_CUBLAS_LEAVE_FREE_MB, or -1 */
    BYTES of memory, so that a number typed into a device query shows (lesson 00). */
 static int fail_device, device_sms;
 static size_t device_memory;
-static long leave_free_start_mb = -1; /* CUDAWB_LEAVE_FREE_MB, or -1 */
-static int leave_free_started;
+static size_t device_budget; /* CUDAWB_DEVICE_BUDGET=BYTES: the most device memory the program may hold */
+static int budget_set;
 
 /* what the records need */
 static unsigned long seq, alloc_calls, site_hits, invalid_frees, dropped;
-static size_t live_device, peak_device; /* device bytes live now, and the most live at once (the peak line) */
+static size_t live_device, peak_device; /* device and managed bytes live now, and the most live at once (the
+                                           peak line): what CUDAWB_DEVICE_BUDGET counts */
 static long live_handles;
 static struct tracked *allocs;
 static size_t nallocs, cap_allocs;
@@ -137,9 +138,11 @@ __attribute__((constructor(102))) static void tr_start(void)
     device_sms = (int)env_ulong(getenv("CUDAWB_DEVICE_SMS"));
     v = getenv("CUDAWB_DEVICE_MEMORY");
     device_memory = v != NULL ? (size_t)strtoull(v, NULL, 10) : 0;
-    v = getenv("CUDAWB_LEAVE_FREE_MB");
-    if (v != NULL && *v != '\0')
-        leave_free_start_mb = (long)env_ulong(v);
+    v = getenv("CUDAWB_DEVICE_BUDGET");
+    if (v != NULL && *v != '\0') {
+        device_budget = (size_t)strtoull(v, NULL, 10);
+        budget_set = 1;
+    }
     v = getenv("CUDAWB_FAIL_SITE");
     if (v != NULL && *v != '\0') {
         snprintf(fail_site, sizeof fail_site, "%s", v);
@@ -284,10 +287,6 @@ int tr_begin(struct tr_rec *r, const char *fn, enum tr_class cls, const char *fi
 {
     if (depth++ > 0)
         return 0;
-    /* CUDAWB_LEAVE_FREE_MB: the device is filled before the program's first traced call, so that its first
-       cudaMemGetInfo already sees only the budget the grader gives it (wrappers.c) */
-    if (leave_free_start_mb >= 0 && !__atomic_exchange_n(&leave_free_started, 1, __ATOMIC_SEQ_CST))
-        tr_leave_free_mb(leave_free_start_mb);
     memset(r, 0, sizeof *r);
     /* every launch entry point is recorded under the name programs know */
     r->fn = strcmp(fn, "cudawbLaunchKernel") == 0 || strcmp(fn, "__cudaLaunchKernel") == 0 ? "cudaLaunchKernel" : fn;
@@ -774,7 +773,7 @@ void tr_new_alloc(struct tr_rec *r, enum tr_kind kind, void **ptr, size_t bytes)
     allocs[nallocs].kind = kind;
     allocs[nallocs].live = 1;
     allocs[nallocs].fn = r->fn;
-    if (kind == TR_DEVICE) {
+    if (kind == TR_DEVICE || kind == TR_MANAGED) {
         live_device += bytes;
         if (live_device > peak_device)
             peak_device = live_device;
@@ -784,6 +783,40 @@ void tr_new_alloc(struct tr_rec *r, enum tr_kind kind, void **ptr, size_t bytes)
     name_ptr(name, sizeof name, (uintptr_t)p, 1);
     pthread_mutex_unlock(&lock);
     add(r, " ptr=%s", name);
+}
+
+/* --- the device-memory budget (CUDAWB_DEVICE_BUDGET) -------------------------------------------------- */
+
+/* The budget is kept by the trace itself, the same on both backends: filling a real GPU until N MiB are free
+   does not leave N MiB a program can allocate (the runtime's lazily loaded modules, its 2 MiB pages and the
+   driver's reserve take part of them: grader/README.md). Counted: the bytes each device or managed
+   allocation asked for (pitched: pitch x rows), live from the call to its free, as the peak line counts. */
+
+/* 1 when an allocation of kind that the real runtime made (status 0) would take the program past its budget:
+   the wrapper then gives it back and fails the call as a real out-of-memory does (tr_keep_budget). */
+int tr_over_budget(const struct tr_rec *r, enum tr_kind kind, size_t bytes)
+{
+    int over;
+    if (!budget_set || r->status != cudaSuccess || (kind != TR_DEVICE && kind != TR_MANAGED))
+        return 0;
+    pthread_mutex_lock(&lock);
+    over = live_device > device_budget || bytes > device_budget - live_device;
+    pthread_mutex_unlock(&lock);
+    return over;
+}
+
+/* cudaMemGetInfo under a budget: free is what is left of the budget, or the device's real free memory when
+   that is less; total stays the device's, as on a GPU that other processes share (they hold the rest). */
+void tr_budget_info(const struct tr_rec *r, size_t *free_bytes)
+{
+    size_t left;
+    if (!budget_set || r->status != cudaSuccess || free_bytes == NULL)
+        return;
+    pthread_mutex_lock(&lock);
+    left = live_device < device_budget ? device_budget - live_device : 0;
+    pthread_mutex_unlock(&lock);
+    if (*free_bytes > left)
+        *free_bytes = left;
 }
 
 /* The pitch a pitched allocation wrote: also when it failed with 2 (the H200 writes it then), but not when the
@@ -806,7 +839,7 @@ void tr_free(struct tr_rec *r, const void *ptr, int kinds)
         for (i = nallocs; i-- > 0;)
             if (allocs[i].live && allocs[i].base == (uintptr_t)ptr && ((int)allocs[i].kind & kinds) != 0) {
                 allocs[i].live = 0;
-                if (allocs[i].kind == TR_DEVICE)
+                if (allocs[i].kind == TR_DEVICE || allocs[i].kind == TR_MANAGED)
                     live_device -= allocs[i].bytes;
                 break;
             }

@@ -30,8 +30,8 @@ extern "C" {
         BEFORE;                                                                                              \
         st = r.fail ? tr_injected(&r) : TR_CAT(__real_, NAME) ARGS;                                          \
         r.status = st;                                                                                       \
-        AFTER;                                                                                               \
-        return tr_end(&r, st);                                                                               \
+        AFTER; /* which may fail it still: an allocation past the budget (tr_keep_budget) */              \
+        return tr_end(&r, r.status);                                                                         \
     }
 #define WRAP_ONLY(NAME)
 #include "calls.def"
@@ -49,17 +49,32 @@ cudaError_t tr_real_out_of_memory(void)
     return err;
 }
 
-/* The grader's way to give a program a device-memory budget, and to a real CUBLAS_STATUS_ALLOC_FAILED
- * (facts/gpu-facts.md: the first cublasCreate of a process takes 68 MiB of device memory and fails with 64
- * MiB free): allocate through the real runtime, untraced and never freed (the process ends soon), until at
- * most mb MiB are free, or less than 1 MiB more (a block under 1 MiB is not taken). A block that does not fit
- * is halved; the last error is left at 0. Once per process: CUDAWB_LEAVE_FREE_MB before the program's
- * first traced call (trace.c), or CUDAWB_CUBLAS_LEAVE_FREE_MB before its first cublasCreate. */
-void tr_leave_free(void) { tr_leave_free_mb(tr_setting_leave_free_mb()); }
+/* An allocation the real runtime made that takes the program past CUDAWB_DEVICE_BUDGET (trace.c) is given
+ * back and fails as a real one does: 2, the pointer NULL, the last error set by the real runtime (an
+ * impossible cudaMalloc), so cudaGetLastError answers as after a real failure. The record shows a failed
+ * call, not an injected one: the program met a device with less memory. A pitched allocation keeps the pitch
+ * it wrote, as the H200's failed ones do. async: given back with cudaFreeAsync on stream. */
+void tr_keep_budget(struct tr_rec *r, enum tr_kind kind, void **ptr, size_t bytes, int async, cudaStream_t stream)
+{
+    if (ptr == NULL || *ptr == NULL || !tr_over_budget(r, kind, bytes))
+        return;
+    if (async)
+        (void)__real_cudaFreeAsync(*ptr, stream TR_HERE);
+    else
+        (void)__real_cudaFree(*ptr TR_HERE);
+    *ptr = NULL;
+    r->status = tr_real_out_of_memory();
+}
 
-void tr_leave_free_mb(long mb)
+/* For a real CUBLAS_STATUS_ALLOC_FAILED (facts/gpu-facts.md: the first cublasCreate of a process takes 68 MiB
+ * of device memory and fails with 64 MiB free): before the first cublasCreate, allocate through the real
+ * runtime, untraced and never freed (the process ends soon), until at most CUDAWB_CUBLAS_LEAVE_FREE_MB MiB are
+ * free, or less than 1 MiB more (a block under 1 MiB is not taken). A block that does not fit is halved; the
+ * last error is left at 0. Once per process. */
+void tr_leave_free(void)
 {
     static int done;
+    long mb = tr_setting_leave_free_mb();
     size_t want, free_b = 0, total = 0, chunk;
     void *p;
     if (done || mb < 0)
