@@ -198,7 +198,7 @@ expect_stopped() {
 
 # hint: The first call on the GPU (cudaGetDeviceCount) returns 100 when no device is visible: print its error
 # hint: line with FIX_NO_DEVICE, and stop.
-@test "step 6: with no device (CUDA_VISIBLE_DEVICES=\"\"), says so and how to fix it (2 points)" {
+@test "step 6: with no device visible (CUDA_VISIBLE_DEVICES empty), says so and how to fix it (2 points)" {
   require_program
   run_program --name no-device --env CUDA_VISIBLE_DEVICES= -- "$(chosen_n)"
   expect_stopped 100 "$(fix FIX_NO_DEVICE)" "no GPU is visible to the program"

@@ -16,5 +16,7 @@ build() {  # build SRC EXE [LIBS]: exactly the grader's command line
     "$cpu_dir/bin/nvcc-cpu" ${arch[@]+"${arch[@]}"} -O2 -g -lineinfo -Xcompiler -Wall,-Wextra -I "$cases_dir" -o "$2" "$1" "${@:3}"
 }
 sanitizer_cmd() { echo "$cpu_dir/bin/compute-sanitizer"; }
+# the backend's own tools (cuobjdump) for the cases that run them, as the GPU machine's toolkit has the real ones
+export PATH=$cpu_dir/bin:$PATH
 
 run_suite cpu "$work"
