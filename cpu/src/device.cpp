@@ -8,8 +8,10 @@ using namespace rt;
 cudaError_t cudaGetDeviceCount(int *count, cudawb_site) {
     init();
     if (!count) return fail("cudaGetDeviceCount", cudaErrorInvalidValue);
-    *count = cfg.no_device ? 0 : 1;
-    return cfg.no_device ? fail("cudaGetDeviceCount", cudaErrorNoDevice) : cudaSuccess;
+    // with no device the H200's runtime left the count as it was (-1 stayed -1)
+    if (cfg.no_device) return fail("cudaGetDeviceCount", cudaErrorNoDevice);
+    *count = 1;
+    return cudaSuccess;
 }
 
 cudaError_t cudaGetDevice(int *device) {
