@@ -54,11 +54,9 @@ static void print_version(const char *what, int version)
 int main(int argc, char **argv)
 {
     float *d_in = NULL, *d_out = NULL, *h_in = NULL, *h_out = NULL;
-    size_t n = 1000000, bytes, i, good = 0, free_bytes = 0, total_bytes = 0;
-    int count = 0, runtime = 0, driver = 0, major = 0, minor = 0, sms = 0, unified = 0, managed = 0;
-    int concurrent = 0, blocks, status = 1;
+    size_t n = 1000000, bytes, i, good = 0;
+    int blocks, status = 1;
     double sum = 0;
-    struct cudaFuncAttributes attr;
     cudaError_t err = cudaSuccess;
     char *end;
 
@@ -69,14 +67,16 @@ int main(int argc, char **argv)
     bytes = n * sizeof(float);
 
     // region: device-query
-    // TODO: ask the runtime, checking each call with CHECK: cudaGetDeviceCount(&count) first (the first call on
+    // TODO: in a block of its own ({ ... }: CHECK's goto may not jump past a declaration that initializes),
+    // declare int count, runtime, driver, major, minor, sms, unified, managed, concurrent and size_t free_bytes,
+    // total_bytes (nvcc warns about a variable set and never used, so declare them only when you use them).
+    // Ask the runtime, checking each call with CHECK: cudaGetDeviceCount(&count) first (the first call on
     // the GPU is where a missing driver or device shows), cudaRuntimeGetVersion(&runtime),
     // cudaDriverGetVersion(&driver), cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, DEVICE)
     // and likewise minor (...Minor), sms (cudaDevAttrMultiProcessorCount), unified (cudaDevAttrUnifiedAddressing),
     // managed (cudaDevAttrManagedMemory), concurrent (cudaDevAttrConcurrentManagedAccess), then
     // cudaMemGetInfo(&free_bytes, &total_bytes). Then print them, one line each, as the chapter shows:
-    (void)count, (void)runtime, (void)driver, (void)sms, (void)unified, (void)managed, (void)concurrent;
-    (void)major, (void)minor, (void)free_bytes, (void)total_bytes, (void)print_version;
+    (void)print_version;
     //   devices: 1 / compute capability: 9.0 / multiprocessors: 132 / global memory: N bytes /
     //   free memory: N bytes / unified addressing: yes / managed memory: yes / concurrent managed access: yes /
     //   print_version("runtime", runtime) / print_version("driver", driver)
@@ -86,12 +86,12 @@ int main(int argc, char **argv)
     // Does this build hold code the GPU can run: its own SASS, or PTX the driver compiles for it? A launch
     // would tell too, but only through cudaGetLastError: the synchronize after a launch that could not start
     // returns 0.
-    // TODO: err = cudaFuncGetAttributes(&attr, scale). On cudaErrorNoKernelImageForDevice (209) print one line,
+    // TODO: in a block of its own, struct cudaFuncAttributes attr and err = cudaFuncGetAttributes(&attr, scale).
+    //   On cudaErrorNoKernelImageForDevice (209) print one line,
     //   error: cudaFuncGetAttributes(scale) failed: <its string> (fix: FIX_NO_KERNEL_IMAGE)
     // (FIX_NO_KERNEL_IMAGE is a printf format: major, minor, major, minor) and leave through cleanup; any other
     // error through CHECK. Then print "kernel scale: binary 9.0, PTX 9.0" from attr.binaryVersion and
     // attr.ptxVersion (90 is 9.0).
-    (void)attr;
     // end region: startup-check
 
     CHECK(cudaMalloc((void **)&d_in, bytes), "cudaMalloc", bytes);
