@@ -263,7 +263,7 @@ static bool lane_loop_ok(const DeviceFn &f, std::map<std::string, bool> &barrier
 static void lane_loop(const DeviceFn &f) {
     edits[f.body_open].insert_after +=
         " for (unsigned cudawb_tx = ::threadIdx.x, cudawb_tn = cudawb_tx + cudawb_lanes; cudawb_tx < cudawb_tn;"
-        " cudawb_tx++) [&]() __attribute__((always_inline)) { ::threadIdx.x = cudawb_tx;"
+        " cudawb_tx++) [=]() mutable __attribute__((always_inline)) { ::threadIdx.x = cudawb_tx;"
         " const uint3 threadIdx __attribute__((unused)) = {cudawb_tx, ::threadIdx.y, ::threadIdx.z};";
     edits[f.body_close].insert_before += " }(); ";
 }
