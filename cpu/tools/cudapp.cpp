@@ -10,6 +10,7 @@
 //   extern __shared__ T a[]; -> T *const a = cudawb::dynamic_shared(); (the running worker's dynamic buffer)
 //   each use of a __shared__ variable in device code -> wrapped in cudawb::sh(...) for the memory and race
 //   checkers (include/cudawb/shared_check.h; see instrument_shared)
+//   a kernel that reaches no barrier or warp primitive: its body runs a row of threads per call (lane_loop)
 //   in device functions: printf -> cudawb_printf, __assert_fail -> cudawb_assert_fail; warnings nvcc's
 //   device compiler does not give (sign-compare, unused-parameter) are switched off around them; device
 //   features we cannot emulate are rejected with a message at the student's line.
@@ -255,19 +256,24 @@ static std::string registration(const DeviceFn &f, std::map<std::string, bool> &
 // Speed: a kernel that can reach neither a barrier nor a warp primitive runs a whole row of its block's threads
 // (threadIdx.x from threadIdx.x to threadIdx.x + cudawb_lanes - 1, set by the runtime: the row's width in the
 // plain loop, 1 where each thread needs its own hooks: shuffled order, memory checker) in one call. Its body
-// becomes a lambda called in a loop, with threadIdx a local copy, so that g++ keeps the thread's index in a
-// register, hoists what the threads share, and inlines the whole row into one function. The global threadIdx
-// is still set for each thread, for device functions, assert and the fault handler. All on the body's own
-// lines (the opening and closing brace's): no line number moves.
+// becomes a lambda called in a loop, its threadIdx a local copy (cudawb_tid: the body's own threadIdx tokens
+// are renamed, so that nothing shadows the global one under -Wshadow), so that g++ keeps the thread's index
+// in a register, hoists what the threads share, and inlines the whole row into one function. The lambda takes
+// the arguments by value: a thread that changes its copy must not change the next thread's. The global
+// threadIdx is still set for each thread, for device functions, assert and the fault handler. All on the
+// body's own lines (the opening and closing brace's): no line number moves.
 static bool lane_loop_ok(const DeviceFn &f, std::map<std::string, bool> &barrier, std::map<std::string, bool> &warp) {
     return f.global && !f.name.empty() && !barrier[f.name] && !warp[f.name];
 }
 static void lane_loop(const DeviceFn &f) {
     edits[f.body_open].insert_after +=
-        " for (unsigned cudawb_tx = ::threadIdx.x, cudawb_tn = cudawb_tx + cudawb_lanes; cudawb_tx < cudawb_tn;"
-        " cudawb_tx++) [&]() __attribute__((always_inline)) { ::threadIdx.x = cudawb_tx;"
-        " const uint3 threadIdx __attribute__((unused)) = {cudawb_tx, ::threadIdx.y, ::threadIdx.z};";
+        " for (unsigned cudawb_tx = threadIdx.x, cudawb_tn = cudawb_tx + cudawb_lanes; cudawb_tx < cudawb_tn;"
+        " cudawb_tx++) [=]() mutable __attribute__((always_inline)) { threadIdx.x = cudawb_tx;"
+        " const uint3 cudawb_tid __attribute__((unused)) = {cudawb_tx, threadIdx.y, threadIdx.z};";
     edits[f.body_close].insert_before += " }(); ";
+    for (size_t k = f.body_open + 1; k < f.body_close; k++)
+        if (is(k, "threadIdx") && !is(k - 1, ".") && !is(k - 1, "->") && !is(k - 1, "::"))
+            edits[k].replace = "cudawb_tid";
 }
 
 // ---- shared-memory accesses, for the checkers (include/cudawb/shared_check.h) ----
