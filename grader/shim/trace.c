@@ -685,11 +685,22 @@ void tr_out_int(struct tr_rec *r, const char *key, const int *p)
         tr_int(r, key, *p);
 }
 
-/* cudaMemGetInfo: total= and free= as the call wrote them, or as CUDAWB_DEVICE_MEMORY makes them */
+/* cudaMemGetInfo: total= and free= as the call wrote them, or as the grader's device makes them. Under
+   CUDAWB_DEVICE_BUDGET free is what is left of the budget, or the device's real free memory when that is less;
+   total stays the device's, as on a GPU that other processes share (they hold the rest). CUDAWB_DEVICE_MEMORY
+   makes the device that size. */
 void tr_mem_info(struct tr_rec *r, size_t *free_bytes, size_t *total_bytes)
 {
+    size_t left;
     if (r->status != cudaSuccess || free_bytes == NULL || total_bytes == NULL)
         return;
+    if (budget_set) {
+        pthread_mutex_lock(&lock);
+        left = live_device < device_budget ? device_budget - live_device : 0;
+        pthread_mutex_unlock(&lock);
+        if (*free_bytes > left)
+            *free_bytes = left;
+    }
     if (device_memory != 0) {
         *total_bytes = device_memory;
         if (*free_bytes > device_memory)
@@ -803,20 +814,6 @@ int tr_over_budget(const struct tr_rec *r, enum tr_kind kind, size_t bytes)
     over = live_device > device_budget || bytes > device_budget - live_device;
     pthread_mutex_unlock(&lock);
     return over;
-}
-
-/* cudaMemGetInfo under a budget: free is what is left of the budget, or the device's real free memory when
-   that is less; total stays the device's, as on a GPU that other processes share (they hold the rest). */
-void tr_budget_info(const struct tr_rec *r, size_t *free_bytes)
-{
-    size_t left;
-    if (!budget_set || r->status != cudaSuccess || free_bytes == NULL)
-        return;
-    pthread_mutex_lock(&lock);
-    left = live_device < device_budget ? device_budget - live_device : 0;
-    pthread_mutex_unlock(&lock);
-    if (*free_bytes > left)
-        *free_bytes = left;
 }
 
 /* The pitch a pitched allocation wrote: also when it failed with 2 (the H200 writes it then), but not when the

@@ -94,7 +94,6 @@ void tr_leave_free(void);            /* ... fills device memory to leave N MiB f
 /* CUDAWB_DEVICE_BUDGET=BYTES (trace.c): an allocation past it is failed by tr_keep_budget (wrappers.c) */
 int tr_over_budget(const struct tr_rec *r, enum tr_kind kind, size_t bytes);
 void tr_keep_budget(struct tr_rec *r, enum tr_kind kind, void **ptr, size_t bytes, int async, cudaStream_t stream);
-void tr_budget_info(const struct tr_rec *r, size_t *free_bytes); /* cudaMemGetInfo's free, within the budget */
 int tr_setting_no_kernel_args(void);     /* CUDAWB_NO_KERNEL_ARGS=1: launches recorded without arguments */
 
 /* provided by wrappers.c: failures made by the real runtime, so its last-error state says the same */
