@@ -12,6 +12,7 @@
 #include "driver_functions.h"
 #include "cudawb/device.h"
 #include "cudawb/launch.h"
+#include "cudawb/lockstep.h"
 #include "cudawb/warp.h"
 #include "cudawb/by_address.h"
 #endif

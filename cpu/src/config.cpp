@@ -48,6 +48,7 @@ static void init_once() {
     cfg.memcheck_log = log ? strdup(log) : NULL;
     cfg.report_api_errors = (int)env_long("CUDAWB_MEMCHECK_API_ERRORS", 1);
     cfg.racecheck = (int)env_long("CUDAWB_RACECHECK", 0);
+    cfg.lockstep = (int)env_long("CUDAWB_LOCKSTEP", 1);
     const char *race_report = getenv("CUDAWB_RACECHECK_REPORT");
     cfg.race_report = !race_report || !*race_report || !strcmp(race_report, "analysis") ? 1
                       : !strcmp(race_report, "hazard")                                  ? 2

@@ -141,18 +141,18 @@ void fiber_abort_thread(worker *w) { siglongjmp(w->fiber_jbs[S.cur - w->fibers],
 
 // Every fiber of the block as not started. Thread indices and stack tops depend only on the block's shape:
 // they are recomputed only when it changes, not for every block.
-static void prepare_fibers(worker *w, unsigned n) {
+static void prepare_fibers(worker *w, unsigned n, unsigned stride) {
     dim3 b = blockDim;
-    if (w->fiber_dims.x != b.x || w->fiber_dims.y != b.y || w->fiber_dims.z != b.z) {
-        uint3 tid = {0, 0, 0};
+    if (w->fiber_dims.x != b.x || w->fiber_dims.y != b.y || w->fiber_dims.z != b.z || w->fiber_stride != stride) {
         for (unsigned i = 0; i < n; i++) {
-            w->fibers[i].tid = tid;
-            if (++tid.x == b.x) { tid.x = 0; if (++tid.y == b.y) { tid.y = 0; tid.z++; } }
+            unsigned t = i * stride;
+            w->fibers[i].tid = uint3{t % b.x, t / b.x % b.y, t / (b.x * b.y)};
             // stagger the stack tops: stacks a multiple of 4 KiB apart would all land in the same cache sets
             char *top = w->stacks + (i + 1) * w->stack_size - (i * 5 * 64) % 4096;
             w->fibers[i].top = (char *)((uintptr_t)top & ~(uintptr_t)15);
         }
         w->fiber_dims = b;
+        w->fiber_stride = stride;
     }
     for (unsigned i = 0; i < n; i++) {
         w->fibers[i].sp = NULL;
@@ -211,9 +211,9 @@ static void run_general(worker *w, unsigned n) {
 
 // Runs the block's threads round by round. Without shuffling, the scheduler sees only the rounds in which
 // a thread finished: the other rounds follow one another straight from fiber to fiber.
-void fiber_run_block(worker *w, cudawb::task *t, unsigned n, bool general) {
+void fiber_run_block(worker *w, cudawb::task *t, unsigned n, bool general, unsigned stride) {
     ensure_stacks(w, n);
-    prepare_fibers(w, n);
+    prepare_fibers(w, n, stride);
     fiber_task = t;
     w->in_fiber = 1;
     S.finished = 0;

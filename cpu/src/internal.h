@@ -20,6 +20,7 @@ struct config {
     int memcheck_leaks;       // CUDAWB_MEMCHECK_LEAKS: list live allocations at exit (--leak-check full)
     const char *memcheck_log; // CUDAWB_MEMCHECK_LOG: one line per memcheck error (counted by the wrapper)
     int report_api_errors;    // 1 unless the sanitizer runs with --report-api-errors none
+    int lockstep;             // CUDAWB_LOCKSTEP=0: kernels never run their lockstep copy (cpu/tools/lockstep.h)
     int racecheck;            // CUDAWB_RACECHECK=1: bin/compute-sanitizer --tool racecheck (racecheck.cpp)
     int race_report;          // CUDAWB_RACECHECK_REPORT: 1 analysis (default), 2 hazard, 3 all
 };

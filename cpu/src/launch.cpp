@@ -15,6 +15,7 @@
 
 __thread uint3 threadIdx, blockIdx;
 __thread unsigned cudawb_lanes = 1;
+__thread int cudawb_lockstep = 0;
 __thread dim3 blockDim, gridDim;
 // extern __shared__ arrays all name this per-worker buffer (see cpu/tools/cudapp.cpp)
 extern "C" {
@@ -237,10 +238,21 @@ void rt::run_block(worker *w, kernel_run *k, uint64_t b) {
                                                                         : (int)cudaErrorIllegalAddress) &&
                 cfg.memcheck)
                 w->faults.push_back(fault_record{(uintptr_t)k->d->bad_pointer, 0, -1, blockIdx, uint3{0, 0, 0}});
+        } else if ((k->d->flags & cudawb::launch_lockstep) && cfg.lockstep && !cfg.memcheck && !cfg.shuffle &&
+                   !cfg.racecheck) {
+            // the lockstep copy: the whole block in one call, or a fiber per warp (cpu/tools/lockstep.h)
+            cudawb_lockstep = 1;
+            if (k->d->flags & cudawb::launch_lockstep_block) {
+                threadIdx = uint3{0, 0, 0};
+                k->t->run_thread();
+            } else {
+                fiber_run_block(w, k->t, (n + 31) / 32, false, 32);
+            }
+            cudawb_lockstep = 0;
         } else if (k->d->flags & cudawb::launch_uses_warp) {
-            fiber_run_block(w, k->t, n, true);  // even one thread: its warp primitives need a fiber
+            fiber_run_block(w, k->t, n, true, 1);  // even one thread: its warp primitives need a fiber
         } else if (k->d->flags & cudawb::launch_uses_barrier && n > 1) {
-            fiber_run_block(w, k->t, n, false);
+            fiber_run_block(w, k->t, n, false, 1);
         } else if (!cfg.memcheck && !cfg.shuffle) {
             k->t->run_block_loop(bd.x, bd.y, bd.z, k->d->flags & cudawb::launch_lanes);
         } else {
@@ -249,6 +261,7 @@ void rt::run_block(worker *w, kernel_run *k, uint64_t b) {
     }
     w->in_kernel = 0;
     cudawb_lanes = 1;  // a row the kernel left by a fault or assert
+    cudawb_lockstep = 0;
     if (w->in_fiber) fiber_reset();
     w->in_fiber = 0;
     if (!w->out.empty()) { w->outs.push_back(std::make_pair(b, w->out)); w->out.clear(); }

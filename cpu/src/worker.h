@@ -46,6 +46,7 @@ struct worker {
     size_t stack_size, nstacks;
     fiber *fibers;
     dim3 fiber_dims;  // the block shape the fibers' tid and top were computed for
+    unsigned fiber_stride;  // ... and the threads between two fibers
     sigjmp_buf *fiber_jbs;  // memcheck: where a faulting GPU thread is abandoned
     fiber **order;  // a round's running order (fiber.cpp's scheduler state lives in its own TLS)
     int acc;  // __syncthreads_count accumulator
@@ -55,7 +56,8 @@ extern __thread worker *self;
 void run_block(worker *w, kernel_run *k, uint64_t b);  // launch.cpp
 worker *new_worker(int id);
 void run_cooperative(kernel_run *k, worker *host);    // grid.cpp: every block at once, for grid.sync()
-void fiber_run_block(worker *w, cudawb::task *t, unsigned n, bool general);
+// n fibers; fiber i runs as thread i * stride of the block (stride 32: a warp's lockstep copy each)
+void fiber_run_block(worker *w, cudawb::task *t, unsigned n, bool general, unsigned stride);
 // for the warp primitives (warp.cpp), in a block run by the general scheduler:
 int fiber_index();               // the running fiber's linear thread index, -1 outside fibers
 fiber *fiber_at(unsigned index); // a fiber of the running block, NULL past its last thread

@@ -229,7 +229,8 @@ struct DeviceFn { size_t decl_start, body_open, body_close; std::string name; bo
 // The function type is spelled from the parameter list (an overloaded kernel stays unambiguous), without
 // default arguments; template kernels have no single address and are not registered.
 static std::string registration(const DeviceFn &f, std::map<std::string, bool> &barrier,
-                                std::map<std::string, bool> &warp, std::map<std::string, bool> &lanes) {
+                                std::map<std::string, bool> &warp, std::map<std::string, bool> &lanes,
+                                std::map<std::string, int> &lockstep_flags) {
     if (!f.global || f.is_template || f.name.empty()) return "";
     size_t open = f.decl_start;
     while (open < f.body_open && !(is(open, "(") && toks[open - 1].kind == IDENT && text(toks[open - 1]) == f.name))
@@ -247,7 +248,7 @@ static std::string registration(const DeviceFn &f, std::map<std::string, bool> &
         if (!skipping) params += (toks[m].space ? " " : "") + text(toks[m]);
     }
     static int count;
-    int flags = (barrier[f.name] ? 1 : 0) | (warp[f.name] ? 2 : 0) | (lanes[f.name] ? 8 : 0);
+    int flags = (barrier[f.name] ? 1 : 0) | (warp[f.name] ? 2 : 0) | (lanes[f.name] ? 8 : 0) | lockstep_flags[f.name];
     return " static const int cudawb_reg_" + std::to_string(count++) + " __attribute__((unused)) = "
            "cudawb::register_by_args(static_cast<void (*)(" + params + ")>(" + f.name + "), \"" + f.name + "\", " +
            std::to_string(flags) + ");";
@@ -275,6 +276,8 @@ static void lane_loop(const DeviceFn &f) {
         if (is(k, "threadIdx") && !is(k - 1, ".") && !is(k - 1, "->") && !is(k - 1, "::"))
             edits[k].replace = "cudawb_tid";
 }
+
+#include "lockstep.h"
 
 // ---- shared-memory accesses, for the checkers (include/cudawb/shared_check.h) ----
 // Each use of a __shared__ variable in device code is wrapped so that, under the memory checker or the race
@@ -583,6 +586,44 @@ int main() {
     for (auto &f : fns)
         if (f.global && lanes[f.name] && f.body_close < toks.size()) lane_loop(f);
 
+    // 3b. Kernels that gain from running their threads together get a lockstep copy of their body (lockstep.h),
+    // first in the body, ahead of the row loop; CUDAWB_LOCKSTEP=0 (bin/nvcc-cpu's second try) makes none.
+    // As with the row loop, a name counts only if every kernel of that name has a copy.
+    std::map<std::string, int> lockstep_flags;
+    {
+        for (auto &f : fns)
+            if (!f.global)
+                for (size_t k = f.body_open + 1; k < f.body_close && k < toks.size(); k++)
+                    if (is(k, "threadIdx")) lockstep::tid_users.insert(f.name);
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (auto &c : calls)
+                if (!lockstep::tid_users.count(c.first))
+                    for (auto &callee : c.second)
+                        if (lockstep::tid_users.count(callee)) { lockstep::tid_users.insert(c.first); changed = true; break; }
+        }
+        const char *env = getenv("CUDAWB_LOCKSTEP");
+        bool on = !(env && strcmp(env, "0") == 0);
+        std::map<std::string, std::string> copies;
+        std::map<const DeviceFn *, std::string> made;
+        for (auto &f : fns) {
+            if (!f.global) continue;
+            int fl = 0;
+            std::string c = on ? lockstep::copy(f, barrier[f.name], warp[f.name], &fl) : "";
+            lockstep_flags[f.name] = lockstep_flags.count(f.name) ? (lockstep_flags[f.name] & fl) : fl;
+            if (!c.empty()) made[&f] = c;
+        }
+        for (auto &m : made) {
+            const DeviceFn &f = *m.first;
+            if (!lockstep_flags[f.name]) continue;
+            const Token &t = toks[f.body_open];
+            char mark[600];
+            snprintf(mark, sizeof mark, "\n# %d \"%s\"%s\n", t.line, files[t.file].c_str(),
+                     file_is_system[t.file] ? " 3" : "");
+            edits[f.body_open].insert_after = m.second + mark + edits[f.body_open].insert_after;
+        }
+    }
+
     // 3. Diagnostics pragmas around device functions (kept on their own lines, then the line number restored).
     for (auto &f : fns) {
         const Token &a = toks[f.decl_start], &b = toks[f.body_close < toks.size() ? f.body_close : toks.size() - 1];
@@ -595,7 +636,7 @@ int main() {
                         "#pragma GCC diagnostic ignored \"-Wunused-function\"") + mark;
         snprintf(mark, sizeof mark, "\n#pragma GCC diagnostic pop\n# %d \"%s\"%s\n", b.line, files[b.file].c_str(),
                  file_is_system[b.file] ? " 3" : "");
-        if (f.body_close < toks.size()) edits[f.body_close].insert_after += registration(f, barrier, warp, lanes) + mark;
+        if (f.body_close < toks.size()) edits[f.body_close].insert_after += registration(f, barrier, warp, lanes, lockstep_flags) + mark;
     }
 
     instrument_shared(fns);
@@ -653,7 +694,8 @@ int main() {
         size_t cc = last.rfind("::");
         if (cc != std::string::npos) last = last.substr(cc + 2);
         bool known = device_names.count(last) > 0;
-        int flags = !known ? 3 : (barrier[last] ? 1 : 0) | (warp[last] ? 2 : 0) | (lanes[last] ? 8 : 0);
+        int flags = !known ? 3 : (barrier[last] ? 1 : 0) | (warp[last] ? 2 : 0) | (lanes[last] ? 8 : 0) |
+                                     lockstep_flags[last];
         std::string quoted;
         for (char c : callee) { if (c == '"' || c == '\\') quoted += '\\'; quoted += c; }
         // typed form (arguments converted to the kernel's parameter types once, at launch) unless the

@@ -11,8 +11,10 @@ namespace cudawb {
 /* what the rewriter found a kernel to reach: __syncthreads (its threads run as fibers), warp primitives or
    cooperative groups (fibers under the general scheduler, src/fiber.cpp) */
 /* ... and launch_lanes: neither, so the rewriter made its body a loop over a row of threads (cudawb_lanes) */
+/* ... launch_lockstep: its body begins with a lockstep copy (cpu/tools/lockstep.h), whose lane group is a warp,
+   or the whole block with launch_lockstep_block */
 enum { launch_uses_barrier = 1, launch_uses_warp = 2, launch_cooperative = 4 /* set by the runtime */,
-       launch_lanes = 8 };
+       launch_lanes = 8, launch_lockstep = 16, launch_lockstep_block = 32 };
 
 struct task {
     virtual ~task() {}

@@ -1,0 +1,901 @@
+// lockstep.h (part of cudapp.cpp): a second copy of a kernel's body whose GPU threads run together, as the
+// lanes of a warp do, so that g++ can vectorize across them (issue 13, "Speed").
+//
+// The body is parsed into statements (not expressions). Each run of simple statements becomes a loop over the
+// lanes, and the kernel's control flow runs once for all of them:
+//   * a local variable becomes an array with an element per lane, bound by name in each lane loop
+//     (auto &sum = cudawb_v3[cudawb_l]), unless it never changes and its initializer only computes from
+//     indices, parameters and such variables (no memory, no calls): then each lane loop computes it again
+//     (so g++ sees col = blockIdx.x * blockDim.x + lane, and loads b[k * n + col] as one vector), or, when it
+//     does not depend on the thread, it is declared once, as written;
+//   * a loop whose variables are declared in its header, depend on no thread and are changed only by its step,
+//     with no break or continue of its own, runs once for all lanes (the lane loops are moved inside it);
+//     any other loop or `if` keeps a mask per lane (break, continue and return clear lanes from the masks);
+//   * a __syncthreads() that every lane of the block reaches together is a call to the barrier: the runtime
+//     then runs each warp's lockstep copy as a fiber (src/fiber.cpp), 32 lanes, so warps still race as on a GPU.
+// A barrier-free kernel's lane group is its whole block (the threads of a block share what they read: the
+// naive matrix multiply reads each row of B once per block instead of once per warp).
+//
+// The copy runs only where the runtime sets cudawb_lockstep: never under the checkers or a shuffled order,
+// which need a hook per thread, and they run the original body, which also gives every warning. The copy's
+// lines are marked as a system header (no warnings); if it does not compile, bin/nvcc-cpu builds the file
+// again without it (CUDAWB_LOCKSTEP=0), so a kernel this transformation cannot handle loses only speed.
+// What makes a kernel keep only its original body: a construct below not handled (switch, goto, labels,
+// lambdas, references, static or auto-typed changing locals, arrays with initializers, a name declared
+// again in an inner scope), a barrier inside a branch or loop that depends on the thread, or warp primitives.
+// A kernel without barriers is copied only if it has a loop that runs for all lanes: the row loop
+// (lane_loop) already serves straight-line kernels well.
+
+namespace lockstep {
+
+enum Cls { REMAT, UNIFORM, VARYING };
+struct Var {
+    std::string name;
+    Cls cls;
+    size_t ds_b, ds_e;      // declaration specifiers
+    size_t dr_b, dr_e;      // declarator: pointer operators, name, array bounds
+    size_t in_b, in_e;      // initializer (without '=' or the brackets), empty if none
+    char init_kind;         // '=', '{', '(' or 0
+    bool is_array, top_const, param;
+    int id;
+};
+
+enum Kind { SIMPLE, DECL, BLOCK, IF, FOR, WHILE, DO, RETURN, BREAK, CONTINUE, SYNC, EMPTY, PLAIN };
+struct Stmt {
+    Kind k;
+    size_t b = 0, e = 0;                  // tokens [b, e), e after the ';' or '}'
+    size_t c_b = 0, c_e = 0;              // condition
+    size_t s_b = 0, s_e = 0;              // step (for)
+    std::vector<Stmt> kids;               // BLOCK: its statements; IF: then[, else]; loops: [init,] body
+    bool has_init = false;
+    std::vector<int> vars;                // DECL: what it declares
+    bool plain_loop = false, plain_if = false;
+};
+
+struct Fail {};
+
+static std::vector<Var> vars;
+static std::vector<std::vector<int>> scopes;   // visible variables, innermost last
+static std::set<std::string> all_names;        // every name declared in the body or as a parameter
+static size_t body_b, body_e;
+static bool has_return, has_sync, has_plain_loop;
+static std::set<std::string> tid_users;         // device functions that read threadIdx (directly or not)
+
+// CUDAWB_LOCKSTEP_DEBUG=1: say on stderr why a kernel keeps only its original body (the line in this file)
+static void fail(int why = __builtin_LINE()) {
+    if (getenv("CUDAWB_LOCKSTEP_DEBUG")) fprintf(stderr, "cudapp: no lockstep copy (lockstep.h:%d)\n", why);
+    throw Fail();
+}
+
+static int lookup(const std::string &n) {
+    for (size_t s = scopes.size(); s-- > 0;)
+        for (int v : scopes[s])
+            if (vars[v].name == n) return v;
+    return -1;
+}
+
+static bool one_of(size_t i, std::initializer_list<const char *> l) {
+    for (const char *s : l) if (is(i, s)) return true;
+    return false;
+}
+
+// functions known to take their arguments by value and to have no side effect on them
+static bool pure_fn(const std::string &n) {
+    static const std::set<std::string> names = {
+        "min", "max", "umin", "umax", "llmin", "llmax", "abs", "labs", "llabs", "fabs", "fabsf", "fminf", "fmaxf",
+        "fmin", "fmax", "sqrt", "sqrtf", "rsqrtf", "rsqrt", "exp", "expf", "__expf", "exp2f", "log", "logf",
+        "__logf", "log2f", "log10f", "sin", "sinf", "__sinf", "cos", "cosf", "__cosf", "tan", "tanf", "tanhf",
+        "tanh", "pow", "powf", "__powf", "floor", "floorf", "ceil", "ceilf", "round", "roundf", "truncf", "trunc",
+        "fmaf", "fma", "__fmaf_rn", "__fadd_rn", "__fmul_rn", "__mul24", "__umul24", "__popc", "__popcll", "__clz",
+        "__clzll", "__ffs", "__ffsll", "__brev", "__brevll", "__mulhi", "__umulhi", "__float2int_rn",
+        "__int2float_rn", "__saturatef", "copysignf", "erff", "cbrtf", "hypotf", "atan2f", "atanf", "asinf",
+        "acosf", "expm1f", "log1pf", "sinhf", "coshf", "__fdividef", "make_float2", "make_float3", "make_float4",
+        "make_int2", "make_int3", "make_int4", "make_uint2", "make_uint3", "make_uint4", "make_double2",
+        "dim3", "static_cast", "float", "int", "unsigned", "double", "long", "short", "char", "bool", "size_t"};
+    return names.count(n) > 0;
+}
+static bool type_word(size_t i) {
+    return one_of(i, {"int", "unsigned", "signed", "float", "double", "char", "short", "long", "bool", "void",
+                      "const", "volatile", "size_t", "auto", "constexpr", "register", "__restrict__", "typename",
+                      "struct", "uint3", "dim3", "int2", "int3", "int4", "float2", "float3", "float4", "uint2",
+                      "uint4", "double2", "double3", "double4", "int64_t", "uint64_t", "int32_t", "uint32_t",
+                      "ptrdiff_t", "uintptr_t"});
+}
+static bool builtin_index(size_t i) {
+    return one_of(i, {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"});
+}
+static bool member_pos(size_t i) { return i > 0 && (is(i - 1, ".") || is(i - 1, "->") || is(i - 1, "::")); }
+
+// '(' enclosing token k (or SIZE_MAX)
+static size_t enclosing_paren(size_t k) {
+    int depth = 0;
+    for (size_t m = k; m-- > body_b;) {
+        if (is(m, ")") || is(m, "]") || is(m, "}")) depth++;
+        else if (is(m, "(") || is(m, "[") || is(m, "{")) {
+            if (depth == 0) return is(m, "(") ? m : SIZE_MAX;
+            depth--;
+        }
+        else if (depth == 0 && is(m, ";")) return SIZE_MAX;
+    }
+    return SIZE_MAX;
+}
+
+// Whether name n may change in tokens [b, e): assigned, incremented, its address taken, or passed to a
+// function that might take it by reference. Array elements count for arrays only (arr: true).
+static bool modified_in(const std::string &n, size_t b, size_t e, bool arr) {
+    for (size_t k = b; k < e; k++) {
+        if (toks[k].kind != IDENT || text(toks[k]) != n || member_pos(k)) continue;
+        if (k >= 2 && ((is(k - 1, "+") && is(k - 2, "+")) || (is(k - 1, "-") && is(k - 2, "-"))) &&
+            !toks[k - 1].space)
+            return true;
+        if (k >= 1 && is(k - 1, "&") && !(k >= 2 && is(k - 2, "&")) &&
+            !(k >= 2 && (toks[k - 2].kind == IDENT || toks[k - 2].kind == NUMBER || is(k - 2, ")") || is(k - 2, "]"))))
+            return true;
+        size_t j = k + 1;
+        while (j < e) {
+            if (is(j, ".") && j + 1 < e && toks[j + 1].kind == IDENT) { j += 2; continue; }
+            if (arr && is(j, "[")) { j = match(j) + 1; continue; }
+            break;
+        }
+        if (is(j, "=") && !is(j + 1, "=")) return true;
+        if (one_of(j, {"+", "-", "*", "/", "%", "&", "|", "^"}) && is(j + 1, "=") && !toks[j + 1].space &&
+            !is(j + 2, "="))
+            return true;
+        if ((is(j, "+") && is(j + 1, "+")) || (is(j, "-") && is(j + 1, "-"))) return true;
+        if ((is(j, "<") && is(j + 1, "<") && is(j + 2, "=")) || (is(j, ">") && is(j + 1, ">") && is(j + 2, "=")))
+            return true;
+        if ((is(k - 1, "(") || is(k - 1, ",")) && (is(k + 1, ")") || is(k + 1, ","))) {
+            size_t p = enclosing_paren(k);
+            if (p != SIZE_MAX && p > 0 && toks[p - 1].kind == IDENT && !pure_fn(text(toks[p - 1])) &&
+                !one_of(p - 1, {"if", "while", "for", "switch", "return", "sizeof", "printf", "cudawb_printf"}))
+                return true;
+        }
+    }
+    return false;
+}
+
+// An expression computed from indices, parameters and unchanging locals only: no memory access, no call
+// but pure_fn's, no side effect. *tid: whether it depends on the thread.
+static bool pure_expr(size_t b, size_t e, bool *tid) {
+    *tid = false;
+    for (size_t k = b; k < e; k++) {
+        const Token &t = toks[k];
+        if (t.kind == NUMBER || t.kind == CHAR) continue;
+        if (t.kind == STRING || t.kind == DIRECTIVE) return false;
+        if (t.kind == IDENT) {
+            if (member_pos(k)) { if (is(k - 1, "->")) return false; continue; }
+            if (builtin_index(k)) { if (is(k, "threadIdx")) *tid = true; continue; }
+            if (type_word(k) || is(k, "sizeof") || is(k, "true") || is(k, "false")) continue;
+            if (is(k + 1, "(") || (is(k + 1, "<") && is(k, "static_cast"))) { if (pure_fn(text(t))) continue; return false; }
+            int v = lookup(text(t));
+            if (v < 0 || vars[v].cls == VARYING) return false;
+            if (vars[v].cls == REMAT) *tid = true;
+            continue;
+        }
+        // punctuation: no subscript, dereference, address, assignment, increment or comma sequence
+        if (one_of(k, {"[", "->", "{", ";"})) return false;
+        if (is(k, "=") && !(k > b && one_of(k - 1, {"=", "!", "<", ">"})) && !is(k + 1, "=")) return false;
+        if (is(k, "=") && k > b + 1 && one_of(k - 1, {"<", ">"}) && one_of(k - 2, {"<", ">"})) return false;
+        if ((is(k, "+") && is(k + 1, "+")) || (is(k, "-") && is(k + 1, "-"))) return false;
+        if (is(k, "&") && (is(k + 1, "&") || (k > b && is(k - 1, "&")))) continue;  // &&
+        if ((is(k, "*") || is(k, "&")) &&
+            (k == b || !(toks[k - 1].kind == IDENT || toks[k - 1].kind == NUMBER || is(k - 1, ")") || is(k - 1, "]"))))
+            return false;
+    }
+    return true;
+}
+
+// ---- parsing ----
+static size_t stmt_end(size_t i, size_t e) {  // index after the ';' ending a simple statement
+    for (size_t k = i; k < e; k++) {
+        if (is(k, "(") || is(k, "[") || is(k, "{")) { k = match(k); continue; }
+        if (is(k, ";")) return k + 1;
+    }
+    fail();
+    return e;
+}
+
+static Stmt parse_stmt(size_t i, size_t e, size_t *next);
+
+static std::vector<Stmt> parse_list(size_t b, size_t e) {
+    std::vector<Stmt> out;
+    for (size_t i = b; i < e;) { size_t n; out.push_back(parse_stmt(i, e, &n)); i = n; }
+    return out;
+}
+
+// a declaration statement [b, s) (s: its ';'): declares variables in the current scope
+static void parse_decl(size_t b, size_t s, Stmt &st) {
+    size_t k = b;
+    // the declaration specifiers: keywords and a (qualified, templated) type name, up to the first declarator
+    size_t ds_e = b;
+    {
+        size_t j = b;
+        bool named = false;
+        while (j < s) {
+            if (type_word(j)) {
+                if (!is(j, "const") && !is(j, "volatile") && !is(j, "constexpr") && !is(j, "register") &&
+                    !is(j, "typename") && !is(j, "struct"))
+                    named = true;
+                j++;
+                continue;
+            }
+            if (toks[j].kind == IDENT && !named) {
+                named = true;
+                j++;
+                while (j < s && (is(j, "::") || is(j, "<"))) {
+                    if (is(j, "<")) {
+                        int d = 0;
+                        for (; j < s; j++) { if (is(j, "<")) d++; if (is(j, ">") && --d == 0) break; }
+                        j++;
+                    } else j += 2;
+                }
+                continue;
+            }
+            break;
+        }
+        ds_e = j;
+        if (!named) fail();
+    }
+    bool ds_const = false;
+    for (size_t j = b; j < ds_e; j++) {
+        if (is(j, "auto") || is(j, "static") || is(j, "extern") || is(j, "volatile") || is(j, "register")) fail();
+        if (is(j, "const") || is(j, "constexpr")) ds_const = true;
+    }
+    k = ds_e;
+    while (k < s) {
+        size_t dr_b = k;
+        bool ptr = false, top_const = ds_const;
+        while (k < s && one_of(k, {"*", "&", "const", "__restrict__", "volatile"})) {
+            if (is(k, "&")) fail();  // references
+            if (is(k, "*")) { ptr = true; top_const = false; }
+            if (is(k, "const")) top_const = true;
+            if (is(k, "volatile")) fail();
+            k++;
+        }
+        if (k >= s || toks[k].kind != IDENT) fail();
+        Var v;
+        v.name = text(toks[k]);
+        if (lookup(v.name) >= 0) fail();  // a name declared again in an inner scope
+        k++;
+        v.is_array = false;
+        while (k < s && is(k, "[")) { v.is_array = true; k = match(k) + 1; }
+        if (k < s && is(k, "(")) fail();  // a function declaration, or direct initialization: not handled
+        v.ds_b = b; v.ds_e = ds_e; v.dr_b = dr_b; v.dr_e = k;
+        v.init_kind = 0;
+        v.in_b = v.in_e = k;
+        if (k < s && (is(k, "=") || is(k, "{"))) {
+            v.init_kind = is(k, "=") ? '=' : '{';
+            size_t j = is(k, "{") ? k : k + 1;
+            if (is(k, "{")) { v.in_b = k + 1; v.in_e = match(k); j = v.in_e + 1; }
+            else {
+                v.in_b = j;
+                while (j < s && !is(j, ",")) { if (is(j, "(") || is(j, "[") || is(j, "{")) j = match(j); j++; }
+                v.in_e = j;
+            }
+            k = j;
+        }
+        (void)ptr;
+        v.top_const = top_const;
+        v.param = false;
+        // what kind of variable: recomputed, uniform or one per lane
+        bool tid = false;
+        bool changes = modified_in(v.name, k, body_e, v.is_array);
+        if (v.init_kind == '=' && !v.is_array && !changes && pure_expr(v.in_b, v.in_e, &tid))
+            v.cls = tid ? REMAT : UNIFORM;
+        else
+            v.cls = VARYING;
+        if (v.cls == VARYING && v.is_array && v.init_kind) fail();
+        v.id = (int)vars.size();
+        vars.push_back(v);
+        scopes.back().push_back(v.id);
+        st.vars.push_back(v.id);
+        all_names.insert(v.name);
+        if (k < s && is(k, ",")) { k++; continue; }
+        if (k != s) fail();
+        break;
+    }
+}
+
+static bool is_decl(size_t b, size_t s) {
+    if (type_word(b)) return true;
+    if (toks[b].kind != IDENT || builtin_index(b) || lookup(text(toks[b])) >= 0) return false;
+    size_t j = b + 1;
+    while (j + 1 < s && is(j, "::") && toks[j + 1].kind == IDENT) j += 2;
+    if (is(j, "<")) {  // template arguments
+        int d = 0;
+        for (; j < s; j++) { if (is(j, "<")) d++; if (is(j, ">") && --d == 0) break; if (is(j, ";")) return false; }
+        j++;
+    }
+    while (j < s && (is(j, "*") || is(j, "const"))) j++;
+    return j < s && toks[j].kind == IDENT && one_of(j + 1, {"=", ";", ",", "[", "{"});
+}
+
+static Stmt parse_stmt(size_t i, size_t e, size_t *next) {
+    Stmt st;
+    st.b = i;
+    if (i >= e) fail();
+    if (is(i, "{")) {
+        size_t c = match(i);
+        scopes.emplace_back();
+        st.k = BLOCK;
+        st.kids = parse_list(i + 1, c);
+        scopes.pop_back();
+        *next = st.e = c + 1;
+        return st;
+    }
+    if (is(i, ";")) { st.k = EMPTY; *next = st.e = i + 1; return st; }
+    if (is(i, "if")) {
+        if (!is(i + 1, "(")) fail();
+        st.k = IF;
+        st.c_b = i + 2; st.c_e = match(i + 1);
+        size_t n;
+        scopes.emplace_back();
+        st.kids.push_back(parse_stmt(st.c_e + 1, e, &n));
+        scopes.pop_back();
+        if (n < e && is(n, "else")) {
+            scopes.emplace_back();
+            st.kids.push_back(parse_stmt(n + 1, e, &n));
+            scopes.pop_back();
+        }
+        *next = st.e = n;
+        return st;
+    }
+    if (is(i, "for")) {
+        if (!is(i + 1, "(")) fail();
+        size_t p = match(i + 1), s1 = 0, s2 = 0;
+        for (size_t k = i + 2; k < p; k++) {
+            if (is(k, "(") || is(k, "[") || is(k, "{")) { k = match(k); continue; }
+            if (is(k, ";")) { if (!s1) s1 = k; else if (!s2) s2 = k; else fail(); }
+        }
+        if (!s1 || !s2) fail();  // a range for
+        st.k = FOR;
+        scopes.emplace_back();
+        if (s1 > i + 2) {
+            st.has_init = true;
+            Stmt init;
+            init.b = i + 2; init.e = s1 + 1;
+            if (is_decl(i + 2, s1)) { init.k = DECL; parse_decl(i + 2, s1, init); }
+            else init.k = SIMPLE;
+            st.kids.push_back(init);
+        }
+        st.c_b = s1 + 1; st.c_e = s2;
+        st.s_b = s2 + 1; st.s_e = p;
+        size_t n;
+        st.kids.push_back(parse_stmt(p + 1, e, &n));
+        scopes.pop_back();
+        *next = st.e = n;
+        return st;
+    }
+    if (is(i, "while")) {
+        if (!is(i + 1, "(")) fail();
+        st.k = WHILE;
+        st.c_b = i + 2; st.c_e = match(i + 1);
+        for (size_t k = st.c_b; k < st.c_e; k++) if (is(k, ";")) fail();
+        size_t n;
+        scopes.emplace_back();
+        st.kids.push_back(parse_stmt(st.c_e + 1, e, &n));
+        scopes.pop_back();
+        *next = st.e = n;
+        return st;
+    }
+    if (is(i, "do")) {
+        st.k = DO;
+        size_t n;
+        scopes.emplace_back();
+        st.kids.push_back(parse_stmt(i + 1, e, &n));
+        scopes.pop_back();
+        if (!is(n, "while") || !is(n + 1, "(")) fail();
+        st.c_b = n + 2; st.c_e = match(n + 1);
+        if (!is(st.c_e + 1, ";")) fail();
+        *next = st.e = st.c_e + 2;
+        return st;
+    }
+    if (is(i, "return")) {
+        if (!is(i + 1, ";")) fail();
+        st.k = RETURN; has_return = true;
+        *next = st.e = i + 2;
+        return st;
+    }
+    if (is(i, "break") || is(i, "continue")) {
+        if (!is(i + 1, ";")) fail();
+        st.k = is(i, "break") ? BREAK : CONTINUE;
+        *next = st.e = i + 2;
+        return st;
+    }
+    if (one_of(i, {"switch", "goto", "case", "default", "try", "asm", "__asm__", "__asm", "static", "typedef",
+                   "using", "struct", "class", "union", "enum", "template", "namespace", "else", "extern",
+                   "thread_local", "__thread"}))
+        fail();
+    if (toks[i].kind == IDENT && is(i + 1, ":")) fail();  // a label
+    size_t s = stmt_end(i, e);
+    st.e = s;
+    *next = s;
+    for (size_t k = i; k < s; k++) {
+        if (is(k, "__shared__")) { st.k = PLAIN; return st; }
+        if (toks[k].kind == IDENT && text(toks[k]).compare(0, 13, "__syncthreads") == 0) {
+            if (k == i && is(i, "__syncthreads") && is(i + 1, "(") && is(i + 2, ")") && is(i + 3, ";")) {
+                st.k = SYNC; has_sync = true; return st;
+            }
+            fail();
+        }
+        // a lambda: '[' where an expression starts
+        if (is(k, "[") && (k == i || !(toks[k - 1].kind == IDENT || is(k - 1, ")") || is(k - 1, "]"))))
+            fail();
+    }
+    if (is_decl(i, s - 1)) { st.k = DECL; parse_decl(i, s - 1, st); }
+    else st.k = SIMPLE;
+    return st;
+}
+
+// ---- classification of loops and branches ----
+static bool own_break_or_continue(const Stmt &st) {  // in the loop body st, not inside a nested loop
+    if (st.k == BREAK || st.k == CONTINUE) return true;
+    if (st.k == FOR || st.k == WHILE || st.k == DO) return false;
+    for (auto &k : st.kids) if (own_break_or_continue(k)) return true;
+    return false;
+}
+static bool contains(const Stmt &st, Kind kind) {
+    if (st.k == kind) return true;
+    for (auto &k : st.kids) if (contains(k, kind)) return true;
+    return false;
+}
+
+// scope-aware second pass: decides plain (all-lanes) loops and ifs; scopes are rebuilt as in parsing
+static void classify(Stmt &st) {
+    auto push = [&](const Stmt &d) { for (int v : d.vars) scopes.back().push_back(v); };
+    switch (st.k) {
+    case DECL: push(st); break;
+    case BLOCK:
+        scopes.emplace_back();
+        for (auto &k : st.kids) classify(k);
+        scopes.pop_back();
+        break;
+    case IF: {
+        bool tid;
+        st.plain_if = pure_expr(st.c_b, st.c_e, &tid) && !tid;
+        for (auto &k : st.kids) { scopes.emplace_back(); classify(k); scopes.pop_back(); }
+        break;
+    }
+    case FOR: case WHILE: case DO: {
+        scopes.emplace_back();
+        Stmt &body = st.kids.back();
+        bool plain = st.k == FOR && st.has_init && st.kids[0].k == DECL && !own_break_or_continue(body);
+        if (plain) {
+            Stmt &init = st.kids[0];
+            for (int v : init.vars) {
+                Var &var = vars[v];
+                bool tid;
+                if (var.is_array || var.init_kind != '=' || !pure_expr(var.in_b, var.in_e, &tid) || tid ||
+                    modified_in(var.name, body.b, body.e, false))
+                    plain = false;
+            }
+            if (plain) {
+                // the loop's variables count as uniform in its condition, step and body
+                std::vector<Cls> was;
+                for (int v : init.vars) { was.push_back(vars[v].cls); vars[v].cls = UNIFORM; }
+                push(init);
+                bool t1, t2;
+                bool ok = pure_expr(st.c_b, st.c_e, &t1) && !t1;
+                // the step may assign the loop's variables (k++, k += 16, s >>= 1) and nothing else
+                for (size_t k = st.s_b; k < st.s_e && ok; k++)
+                    if (toks[k].kind == IDENT && !member_pos(k) && !builtin_index(k) && !type_word(k)) {
+                        int v = lookup(text(toks[k]));
+                        if (v < 0 || vars[v].cls == VARYING || vars[v].cls == REMAT) ok = false;
+                    } else if (is(k, "[") || is(k, "->") || is(k, "(")) ok = false;
+                (void)t2;
+                if (!ok) {
+                    size_t i = 0;
+                    for (int v : init.vars) vars[v].cls = was[i++];
+                    plain = false;
+                    scopes.back().clear();
+                }
+            }
+        }
+        st.plain_loop = plain;
+        if (plain) has_plain_loop = true;
+        if (!plain && st.has_init) push(st.kids[0]);
+        classify(body);
+        scopes.pop_back();
+        break;
+    }
+    default: break;
+    }
+}
+
+// ---- generation ----
+struct Mask { int id; bool dynamic; };
+struct Ctx {
+    Mask m;
+    std::vector<int> chain;  // dynamic masks from the kernel's down to m (a return clears them all)
+    int live = -1, iter = -1;  // the innermost masked loop's live and iteration masks
+    bool divergent = false;
+};
+static int next_mask;
+static std::string out;
+static int group;  // lanes per group: 32 (a warp) or 1024 (a block)
+
+static std::string rendered(size_t b, size_t e) {  // user tokens [b, e), edits applied, after a line marker
+    if (b >= e) return "";
+    std::string s;
+    char mark[600];
+    snprintf(mark, sizeof mark, "\n# %d \"%s\" 3\n", toks[b].line, files[toks[b].file].c_str());
+    s += mark;
+    for (size_t i = b; i < e; i++) {
+        if (i > b) s += src.substr(toks[i - 1].pos + toks[i - 1].len, toks[i].pos - toks[i - 1].pos - toks[i - 1].len);
+        const Edit &ed = edits[i];
+        s += ed.insert_before;
+        if (is(i, "threadIdx") && !member_pos(i)) s += "cudawb_tid";
+        else if (!ed.replace.empty()) s += ed.replace == "cudawb_tid" ? "cudawb_tid" : ed.replace;
+        else if (!ed.drop) s += text(toks[i]);
+        s += ed.insert_after;
+    }
+    return s;
+}
+static std::string M(int id) { return "cudawb_m" + std::to_string(id); }
+static std::string F(int id) { return "cudawb_f" + std::to_string(id); }
+static std::string A(int id) { return "cudawb_a" + std::to_string(id); }
+static std::string V(int id) { return "cudawb_v" + std::to_string(id); }
+
+static void names_in(size_t b, size_t e, std::set<std::string> &s) {
+    for (size_t k = b; k < e; k++)
+        if (toks[k].kind == IDENT && !member_pos(k)) s.insert(text(toks[k]));
+}
+
+// the declarations a lane loop needs: bindings of per-lane variables, recomputed ones (with what they need)
+static std::string lane_prelude(const std::set<std::string> &used, const std::set<int> &declared_here) {
+    std::set<int> need;
+    std::vector<int> work;
+    for (auto &n : used) { int v = lookup(n); if (v >= 0 && !declared_here.count(v)) work.push_back(v); }
+    while (!work.empty()) {
+        int v = work.back();
+        work.pop_back();
+        if (!need.insert(v).second) continue;
+        if (vars[v].cls == REMAT) {
+            std::set<std::string> deps;
+            names_in(vars[v].in_b, vars[v].in_e, deps);
+            for (auto &n : deps) { int d = lookup(n); if (d >= 0) work.push_back(d); }
+        }
+    }
+    std::string s;
+    for (int v : need) {  // in declaration order (ids grow)
+        const Var &x = vars[v];
+        if (x.cls == VARYING) s += std::string(x.top_const ? " const" : "") + " auto &" + x.name + " = " + V(v) +
+                                   "[cudawb_l];";
+        else if (x.cls == REMAT)
+            s += rendered(x.ds_b, x.ds_e) + " " + rendered(x.dr_b, x.dr_e) + " = " + rendered(x.in_b, x.in_e) + ";";
+    }
+    return s;
+}
+
+// a loop over the lanes of mask m running code (its uses: the names it mentions)
+static void lanes(const Ctx &c, const std::string &code, const std::set<std::string> &used,
+                  const std::set<int> &declared_here = {}) {
+    bool sets_tid = false;
+    for (auto &n : used)
+        if (tid_users.count(n) || n == "cudawb_assert_fail" || n == "__assert_fail" || n == "assert") sets_tid = true;
+    std::string body = lane_prelude(used, declared_here);
+    if (sets_tid) body = " threadIdx = cudawb_tid;" + body;
+    auto loop = [&](bool masked) {
+        out += "\nfor (int cudawb_s = 0; cudawb_s < cudawb_ns; cudawb_s++) { const cudawb::ls_seg cudawb_g ="
+               " cudawb_sg[cudawb_s];\n#pragma GCC ivdep\nfor (int cudawb_x = cudawb_g.x0; cudawb_x < cudawb_g.x1;"
+               " cudawb_x++) { const int cudawb_l = cudawb_g.d + cudawb_x;";
+        if (masked) out += " if (!" + M(c.m.id) + "[cudawb_l]) continue;";
+        out += " const uint3 cudawb_tid __attribute__((unused)) = {(unsigned)cudawb_x, cudawb_g.y, cudawb_g.z};";
+        out += body + " {" + code + "\n} } }";
+    };
+    if (!c.m.dynamic) { loop(false); return; }
+    out += "\nif (" + F(c.m.id) + ") {";
+    loop(false);
+    out += "\n} else {";
+    loop(true);
+    out += "\n}";
+}
+
+static void flags(int id) {
+    out += "\ncudawb::ls_flags(" + M(id) + ", cudawb_cnt, &" + F(id) + ", &" + A(id) + ");";
+}
+static void refresh(const Ctx &c) { for (int id : c.chain) flags(id); }
+static int new_mask() {
+    int id = next_mask++;
+    out += "\nbool " + M(id) + "[" + std::to_string(group) + "] = {}; bool " + F(id) + " = false, " + A(id) +
+           " = false; (void)" + F(id) + "; (void)" + A(id) + ";";
+    return id;
+}
+static void copy_mask(int to, const Mask &from) {
+    if (from.dynamic) out += "\nfor (int cudawb_i = 0; cudawb_i < " + std::to_string(group) + "; cudawb_i++) " +
+                             M(to) + "[cudawb_i] = " + M(from.id) + "[cudawb_i];";
+    else out += "\nfor (int cudawb_i = 0; cudawb_i < cudawb_cnt; cudawb_i++) " + M(to) + "[cudawb_i] = true;";
+    flags(to);
+}
+
+// storage for the per-lane variables a declaration introduces
+static void storage(const Stmt &d) {
+    for (int v : d.vars) {
+        const Var &x = vars[v];
+        if (x.cls != VARYING) continue;
+        std::string t = "cudawb_t" + std::to_string(v);
+        out += "\nstruct " + t + "_s {" + rendered(x.ds_b, x.ds_e) + " " + rendered(x.dr_b, x.dr_e) +
+               ";\n}; typedef std::remove_cv_t<decltype(" + t + "_s::" + x.name + ")> " + t + "; " + t + " " + V(v) +
+               "[" + std::to_string(group) + "];";
+    }
+}
+
+// the code a declaration runs in a lane loop: recomputed ones as written, per-lane ones assigned
+static std::string decl_code(const Stmt &d, std::set<int> &declared) {
+    std::string s;
+    for (int v : d.vars) {
+        const Var &x = vars[v];
+        declared.insert(v);
+        if (x.cls == REMAT) {
+            s += rendered(x.ds_b, x.ds_e) + " " + rendered(x.dr_b, x.dr_e) + " = " + rendered(x.in_b, x.in_e) + ";";
+        } else if (x.cls == VARYING && x.init_kind) {
+            // declared in this lane loop's prelude? no: bound here
+            s += " auto &" + x.name + " = " + V(v) + "[cudawb_l]; " + x.name + " = " +
+                 (x.init_kind == '{' ? "{" : "") + rendered(x.in_b, x.in_e) + (x.init_kind == '{' ? "}" : "") + ";";
+        } else if (x.cls == VARYING) {
+            s += " auto &" + x.name + " = " + V(v) + "[cudawb_l];";
+        }
+    }
+    return s;
+}
+
+static void gen(const Stmt &st, Ctx c);
+
+static void gen_list(const std::vector<Stmt> &list, const Ctx &c) {
+    for (size_t i = 0; i < list.size();) {
+        const Stmt &s = list[i];
+        if (s.k == SIMPLE || (s.k == DECL)) {
+            // a run of simple statements and declarations: uniform declarations go first, as written (they
+            // depend only on what is declared before the run)
+            size_t j = i;
+            std::string code;
+            std::set<std::string> used;
+            std::set<int> declared;
+            while (j < list.size() && (list[j].k == SIMPLE || list[j].k == DECL)) {
+                const Stmt &t = list[j];
+                if (t.k == DECL) {
+                    bool all_uniform = true;
+                    for (int v : t.vars) if (vars[v].cls != UNIFORM) all_uniform = false;
+                    if (all_uniform) {
+                        if (!code.empty()) break;
+                        out += rendered(t.b, t.e);
+                        for (int v : t.vars) scopes.back().push_back(v);
+                        j++;
+                        i = j;
+                        continue;
+                    }
+                    storage(t);
+                    for (int v : t.vars) {
+                        if (vars[v].cls == UNIFORM) {
+                            out += rendered(vars[v].ds_b, vars[v].ds_e) + " " + rendered(vars[v].dr_b, vars[v].dr_e) +
+                                   " = " + rendered(vars[v].in_b, vars[v].in_e) + ";";
+                            scopes.back().push_back(v);
+                        }
+                    }
+                    code += decl_code(t, declared);
+                    names_in(t.b, t.e, used);
+                    for (int v : t.vars) if (vars[v].cls != UNIFORM) scopes.back().push_back(v);
+                } else {
+                    code += rendered(t.b, t.e);
+                    names_in(t.b, t.e, used);
+                }
+                j++;
+            }
+            if (!code.empty()) lanes(c, code, used, declared);
+            i = j;
+            continue;
+        }
+        gen(s, c);
+        if (contains(s, RETURN) || contains(s, BREAK) || contains(s, CONTINUE)) refresh(c);
+        i++;
+    }
+}
+
+static void clear_lanes(const Ctx &c, const std::vector<int> &which) {
+    std::string code;
+    for (int id : which) code += " " + M(id) + "[cudawb_l] = false;";
+    lanes(c, code, {});
+}
+
+static void gen(const Stmt &st, Ctx c) {
+    switch (st.k) {
+    case EMPTY: break;
+    case PLAIN: out += rendered(st.b, st.e); break;
+    case SYNC:
+        if (c.divergent) fail();
+        out += rendered(st.b, st.e);
+        break;
+    case BLOCK:
+        out += "\n{";
+        scopes.emplace_back();
+        gen_list(st.kids, c);
+        scopes.pop_back();
+        out += "\n}";
+        break;
+    case RETURN: clear_lanes(c, c.chain); break;
+    case BREAK: case CONTINUE: {
+        int from = st.k == BREAK ? c.live : c.iter;
+        if (from < 0) fail();
+        std::vector<int> which;
+        bool on = false;
+        for (int id : c.chain) { if (id == from) on = true; if (on) which.push_back(id); }
+        clear_lanes(c, which);
+        break;
+    }
+    case IF: {
+        if (st.plain_if) {
+            out += "\nif (" + rendered(st.c_b, st.c_e) + ") {";
+            scopes.emplace_back(); gen(st.kids[0], c); scopes.pop_back();
+            out += "\n}";
+            if (st.kids.size() > 1) {
+                out += " else {";
+                scopes.emplace_back(); gen(st.kids[1], c); scopes.pop_back();
+                out += "\n}";
+            }
+            break;
+        }
+        out += "\n{";
+        int t = new_mask(), f = st.kids.size() > 1 ? new_mask() : -1;
+        std::set<std::string> used;
+        names_in(st.c_b, st.c_e, used);
+        std::string code = " const bool cudawb_c = (" + rendered(st.c_b, st.c_e) + "); " + M(t) +
+                           "[cudawb_l] = cudawb_c;";
+        if (f >= 0) code += " " + M(f) + "[cudawb_l] = !cudawb_c;";
+        lanes(c, code, used);
+        flags(t);
+        if (f >= 0) flags(f);
+        for (int branch = 0; branch < (int)st.kids.size(); branch++) {
+            int id = branch ? f : t;
+            Ctx d = c;
+            d.m = Mask{id, true};
+            d.chain.push_back(id);
+            d.divergent = true;
+            out += "\nif (" + A(id) + ") {";
+            scopes.emplace_back(); gen(st.kids[branch], d); scopes.pop_back();
+            out += "\n}";
+        }
+        out += "\n}";
+        break;
+    }
+    case FOR: case WHILE: case DO: {
+        out += "\n{";
+        scopes.emplace_back();
+        const Stmt &body = st.kids.back();
+        if (st.plain_loop) {
+            const Stmt &init = st.kids[0];
+            for (int v : init.vars) scopes.back().push_back(v);
+            out += "\nfor (" + rendered(init.b, init.e) + rendered(st.c_b, st.c_e) + ";" + rendered(st.s_b, st.s_e) +
+                   ") {";
+            if (contains(body, RETURN) && c.m.dynamic) out += "\nif (!" + A(c.m.id) + ") break;";
+            scopes.emplace_back(); gen(body, c); scopes.pop_back();
+            out += "\n}";
+        } else {
+            if (st.has_init) gen_list({st.kids[0]}, c);
+            int live = new_mask();
+            copy_mask(live, c.m);
+            out += "\nfor (;;) {";
+            std::set<std::string> used;
+            names_in(st.c_b, st.c_e, used);
+            Ctx l = c;
+            l.m = Mask{live, true};
+            l.chain.push_back(live);
+            if (st.k != DO && st.c_e > st.c_b) {
+                lanes(l, " if (!(" + rendered(st.c_b, st.c_e) + ")) " + M(live) + "[cudawb_l] = false;", used);
+                flags(live);
+            }
+            out += "\nif (!" + A(live) + ") break;";
+            int iter = new_mask();
+            copy_mask(iter, l.m);
+            Ctx b = l;
+            b.m = Mask{iter, true};
+            b.chain.push_back(iter);
+            b.live = live;
+            b.iter = iter;
+            b.divergent = true;
+            scopes.emplace_back(); gen(body, b); scopes.pop_back();
+            flags(live);
+            if (st.k == FOR && st.s_e > st.s_b) {
+                std::set<std::string> su;
+                names_in(st.s_b, st.s_e, su);
+                lanes(l, rendered(st.s_b, st.s_e) + ";", su);
+            }
+            if (st.k == DO) {
+                lanes(l, " if (!(" + rendered(st.c_b, st.c_e) + ")) " + M(live) + "[cudawb_l] = false;", used);
+                flags(live);
+            }
+            out += "\n}";
+        }
+        scopes.pop_back();
+        out += "\n}";
+        break;
+    }
+    case SIMPLE: case DECL: gen_list({st}, c); break;
+    }
+}
+
+// Builds the lockstep copy of kernel f, or returns "" when the kernel keeps only its original body.
+// block_group: out-parameter, whether its lane group is the whole block (no barriers).
+static std::string copy(const DeviceFn &f, bool barrier, bool warp, int *flags_out) {
+    *flags_out = 0;
+    if (!f.global || f.name.empty() || warp || f.body_close >= toks.size()) return "";
+    vars.clear(); scopes.clear(); all_names.clear(); out.clear();
+    has_return = has_sync = has_plain_loop = false;
+    next_mask = 0;
+    body_b = f.body_open + 1;
+    body_e = f.body_close;
+    try {
+        // parameters: uniform unless the body changes them (then one copy per lane)
+        scopes.emplace_back();
+        size_t open = f.decl_start;
+        while (open < f.body_open && !(is(open, "(") && toks[open - 1].kind == IDENT && text(toks[open - 1]) == f.name))
+            open++;
+        if (open >= f.body_open) fail();
+        size_t close = match(open);
+        for (size_t k = open + 1; k < close; k++) {
+            if (is(k, "(") || is(k, "[") || is(k, "<")) { if (!is(k, "<")) k = match(k); continue; }
+            if (toks[k].kind == IDENT && (is(k + 1, ",") || k + 1 == close || is(k + 1, "[") || is(k + 1, "="))) {
+                Var v;
+                v.name = text(toks[k]);
+                v.param = true;
+                v.is_array = false;
+                v.top_const = false;
+                v.init_kind = 0;
+                v.ds_b = v.ds_e = v.dr_b = v.dr_e = v.in_b = v.in_e = k;
+                v.cls = modified_in(v.name, body_b, body_e, false) ? VARYING : UNIFORM;
+                v.id = (int)vars.size();
+                vars.push_back(v);
+                scopes.back().push_back(v.id);
+                all_names.insert(v.name);
+            }
+        }
+        scopes.emplace_back();
+        std::vector<Stmt> body = parse_list(body_b, body_e);
+        if (!barrier && has_sync) fail();
+        // second pass with fresh scopes: loops and branches
+        size_t nparams = scopes[0].size();
+        std::vector<int> params = scopes[0];
+        scopes.clear();
+        scopes.push_back(params);
+        scopes.emplace_back();
+        for (auto &s : body) classify(s);
+        if (!barrier && !has_plain_loop) {
+            if (getenv("CUDAWB_LOCKSTEP_DEBUG")) fprintf(stderr, "cudapp: %s: no loop for all lanes\n", f.name.c_str());
+            return "";
+        }
+        group = barrier ? 32 : 1024;
+        // generation
+        scopes.clear();
+        scopes.push_back(params);
+        scopes.emplace_back();
+        char mark[600];  // the copy's own code is a system header's too: no warnings (g++ says why not)
+        snprintf(mark, sizeof mark, "\n# %d \"%s\" 3\n", toks[f.body_open].line, files[toks[f.body_open].file].c_str());
+        out += mark;
+        out += "if (cudawb_lockstep) { int cudawb_cnt; cudawb::ls_seg cudawb_sg[" + std::to_string(group + 1) +
+               "]; const int cudawb_ns = cudawb::ls_segments(" + std::to_string(group) +
+               ", cudawb_sg, &cudawb_cnt); (void)cudawb_ns;";
+        for (size_t p = 0; p < nparams; p++) {  // parameters the body changes: one copy per lane
+            const Var &x = vars[params[p]];
+            if (x.cls != VARYING) continue;
+            out += "\nstd::remove_cv_t<decltype(" + x.name + ")> " + V(x.id) + "[" + std::to_string(group) +
+                   "]; for (int cudawb_i = 0; cudawb_i < cudawb_cnt; cudawb_i++) " + V(x.id) + "[cudawb_i] = " +
+                   x.name + ";";
+        }
+        Ctx c;
+        c.m = Mask{0, false};
+        if (has_return) {
+            int id = new_mask();
+            c.m = Mask{id, true};
+            out += "\nfor (int cudawb_i = 0; cudawb_i < cudawb_cnt; cudawb_i++) " + M(id) + "[cudawb_i] = true;";
+            flags(id);
+            c.chain.push_back(id);
+        }
+        gen_list(body, c);
+        out += "\nreturn; }";
+    } catch (Fail &) {
+        return "";
+    }
+    *flags_out = barrier ? 16 : 16 | 32;
+    return out;
+}
+
+} // namespace lockstep
