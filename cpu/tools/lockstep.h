@@ -10,7 +10,9 @@
 //     does not depend on the thread, it is declared once, as written;
 //   * a loop whose variables are declared in its header, depend on no thread and are changed only by its step,
 //     with no break or continue of its own, runs once for all lanes (the lane loops are moved inside it);
-//     any other loop or `if` keeps a mask per lane (break, continue and return clear lanes from the masks);
+//     an `if` that depends on the thread keeps a mask per lane (a return clears the lane from every mask);
+//   * any other loop (a grid-stride loop, a while per thread) runs whole in one lane loop, each lane its own
+//     loop as written: masks at each step would cost more than the step;
 //   * a __syncthreads() that every lane of the block reaches together is a call to the barrier: the runtime
 //     then runs each warp's lockstep copy as a fiber (src/fiber.cpp), 32 lanes, so warps still race as on a GPU.
 // A barrier-free kernel's lane group is its whole block (the threads of a block share what they read: the
@@ -20,9 +22,10 @@
 // which need a hook per thread, and they run the original body, which also gives every warning. The copy's
 // lines are marked as a system header (no warnings); if it does not compile, bin/nvcc-cpu builds the file
 // again without it (CUDAWB_LOCKSTEP=0), so a kernel this transformation cannot handle loses only speed.
-// What makes a kernel keep only its original body: a construct below not handled (switch, goto, labels,
-// lambdas, references, static or auto-typed changing locals, arrays with initializers, a name declared
-// again in an inner scope), a barrier inside a branch or loop that depends on the thread, or warp primitives.
+// What makes a kernel keep only its original body: a construct not handled outside such loops' braces (switch,
+// goto, labels, lambdas, references, static, volatile or auto-typed locals, arrays with initializers, a
+// name declared again in an inner scope), a barrier inside a branch or loop that depends on the thread, or
+// warp primitives.
 // A kernel without barriers is copied only if it has a loop that runs for all lanes: the row loop
 // (lane_loop) already serves straight-line kernels well.
 
@@ -50,6 +53,7 @@ struct Stmt {
     bool has_init = false;
     std::vector<int> vars;                // DECL: what it declares
     bool plain_loop = false, plain_if = false;
+    bool opaque = false;                  // a loop body not parsed: run whole per lane, as written
 };
 
 struct Fail {};
@@ -310,6 +314,27 @@ static bool is_decl(size_t b, size_t s) {
     return j < s && toks[j].kind == IDENT && one_of(j + 1, {"=", ";", ",", "[", "{"});
 }
 
+// A loop's body. A body in braces that cannot be parsed makes the loop opaque: it can still run whole per
+// lane, as written (below, "regions"), if no barrier is in it.
+static Stmt loop_body(size_t i, size_t e, size_t *next, Stmt &loop) {
+    size_t depth = scopes.size(), nvars = vars.size();
+    try {
+        return parse_stmt(i, e, next);
+    } catch (Fail &) {
+        if (!is(i, "{")) throw;
+        scopes.resize(depth);
+        vars.resize(nvars);
+        loop.opaque = true;
+        Stmt body;
+        body.k = EMPTY;
+        body.b = i;
+        *next = body.e = match(i) + 1;
+        for (size_t k = i; k < body.e; k++)
+            if (toks[k].kind == IDENT && text(toks[k]).compare(0, 13, "__syncthreads") == 0) throw;
+        return body;
+    }
+}
+
 static Stmt parse_stmt(size_t i, size_t e, size_t *next) {
     Stmt st;
     st.b = i;
@@ -361,7 +386,7 @@ static Stmt parse_stmt(size_t i, size_t e, size_t *next) {
         st.c_b = s1 + 1; st.c_e = s2;
         st.s_b = s2 + 1; st.s_e = p;
         size_t n;
-        st.kids.push_back(parse_stmt(p + 1, e, &n));
+        st.kids.push_back(loop_body(p + 1, e, &n, st));
         scopes.pop_back();
         *next = st.e = n;
         return st;
@@ -373,7 +398,7 @@ static Stmt parse_stmt(size_t i, size_t e, size_t *next) {
         for (size_t k = st.c_b; k < st.c_e; k++) if (is(k, ";")) fail();
         size_t n;
         scopes.emplace_back();
-        st.kids.push_back(parse_stmt(st.c_e + 1, e, &n));
+        st.kids.push_back(loop_body(st.c_e + 1, e, &n, st));
         scopes.pop_back();
         *next = st.e = n;
         return st;
@@ -382,7 +407,7 @@ static Stmt parse_stmt(size_t i, size_t e, size_t *next) {
         st.k = DO;
         size_t n;
         scopes.emplace_back();
-        st.kids.push_back(parse_stmt(i + 1, e, &n));
+        st.kids.push_back(loop_body(i + 1, e, &n, st));
         scopes.pop_back();
         if (!is(n, "while") || !is(n + 1, "(")) fail();
         st.c_b = n + 2; st.c_e = match(n + 1);
@@ -436,6 +461,8 @@ static bool own_break_or_continue(const Stmt &st) {  // in the loop body st, not
 }
 static bool contains(const Stmt &st, Kind kind) {
     if (st.k == kind) return true;
+    if (st.opaque && kind == RETURN)
+        for (size_t k = st.b; k < st.e; k++) if (is(k, "return")) return true;
     for (auto &k : st.kids) if (contains(k, kind)) return true;
     return false;
 }
@@ -459,7 +486,7 @@ static void classify(Stmt &st) {
     case FOR: case WHILE: case DO: {
         scopes.emplace_back();
         Stmt &body = st.kids.back();
-        bool plain = st.k == FOR && st.has_init && st.kids[0].k == DECL && !own_break_or_continue(body);
+        bool plain = st.k == FOR && !st.opaque && st.has_init && st.kids[0].k == DECL && !own_break_or_continue(body);
         if (plain) {
             Stmt &init = st.kids[0];
             for (int v : init.vars) {
@@ -507,14 +534,15 @@ struct Mask { int id; bool dynamic; };
 struct Ctx {
     Mask m;
     std::vector<int> chain;  // dynamic masks from the kernel's down to m (a return clears them all)
-    int live = -1, iter = -1;  // the innermost masked loop's live and iteration masks
     bool divergent = false;
 };
 static int next_mask;
 static std::string out;
 static int group;  // lanes per group: 32 (a warp) or 1024 (a block)
 
-static std::string rendered(size_t b, size_t e) {  // user tokens [b, e), edits applied, after a line marker
+// user tokens [b, e), edits applied, after a line marker; in_lambda: the kernel's `return;` becomes
+// `return true;` (a region run per lane inside a lambda, below)
+static std::string rendered(size_t b, size_t e, bool in_lambda = false) {
     if (b >= e) return "";
     std::string s;
     char mark[600];
@@ -524,7 +552,8 @@ static std::string rendered(size_t b, size_t e) {  // user tokens [b, e), edits 
         if (i > b) s += src.substr(toks[i - 1].pos + toks[i - 1].len, toks[i].pos - toks[i - 1].pos - toks[i - 1].len);
         const Edit &ed = edits[i];
         s += ed.insert_before;
-        if (is(i, "threadIdx") && !member_pos(i)) s += "cudawb_tid";
+        if (in_lambda && is(i, "return") && is(i + 1, ";")) s += "return true";
+        else if (is(i, "threadIdx") && !member_pos(i)) s += "cudawb_tid";
         else if (!ed.replace.empty()) s += ed.replace == "cudawb_tid" ? "cudawb_tid" : ed.replace;
         else if (!ed.drop) s += text(toks[i]);
         s += ed.insert_after;
@@ -601,13 +630,6 @@ static int new_mask() {
            " = false; (void)" + F(id) + "; (void)" + A(id) + ";";
     return id;
 }
-static void copy_mask(int to, const Mask &from) {
-    if (from.dynamic) out += "\nfor (int cudawb_i = 0; cudawb_i < " + std::to_string(group) + "; cudawb_i++) " +
-                             M(to) + "[cudawb_i] = " + M(from.id) + "[cudawb_i];";
-    else out += "\nfor (int cudawb_i = 0; cudawb_i < cudawb_cnt; cudawb_i++) " + M(to) + "[cudawb_i] = true;";
-    flags(to);
-}
-
 // storage for the per-lane variables a declaration introduces
 static void storage(const Stmt &d) {
     for (int v : d.vars) {
@@ -713,15 +735,7 @@ static void gen(const Stmt &st, Ctx c) {
         out += "\n}";
         break;
     case RETURN: clear_lanes(c, c.chain); break;
-    case BREAK: case CONTINUE: {
-        int from = st.k == BREAK ? c.live : c.iter;
-        if (from < 0) fail();
-        std::vector<int> which;
-        bool on = false;
-        for (int id : c.chain) { if (id == from) on = true; if (on) which.push_back(id); }
-        clear_lanes(c, which);
-        break;
-    }
+    case BREAK: case CONTINUE: fail(); break;  // only in loops run whole per lane (regions)
     case IF: {
         if (st.plain_if) {
             out += "\nif (" + rendered(st.c_b, st.c_e) + ") {";
@@ -761,7 +775,20 @@ static void gen(const Stmt &st, Ctx c) {
         out += "\n{";
         scopes.emplace_back();
         const Stmt &body = st.kids.back();
-        if (st.plain_loop) {
+        if (!st.plain_loop && !contains(st, SYNC)) {
+            // a loop whose length depends on the thread, with no barrier: each lane runs it whole, as written
+            // (a grid-stride loop keeps its index and sum in registers; masks would cost more per step than
+            // the step itself). A `return` in it leaves the lambda, then the lane is cleared from the masks.
+            std::set<std::string> used;
+            names_in(st.b, st.e, used);
+            std::string code = rendered(st.b, st.e, contains(st, RETURN));
+            if (contains(st, RETURN)) {
+                code = " if ([&]() -> bool {" + code + "\nreturn false; }()) {";
+                for (int id : c.chain) code += " " + M(id) + "[cudawb_l] = false;";
+                code += " }";
+            }
+            lanes(c, code, used);
+        } else if (st.plain_loop) {
             const Stmt &init = st.kids[0];
             for (int v : init.vars) scopes.back().push_back(v);
             out += "\nfor (" + rendered(init.b, init.e) + rendered(st.c_b, st.c_e) + ";" + rendered(st.s_b, st.s_e) +
@@ -770,40 +797,7 @@ static void gen(const Stmt &st, Ctx c) {
             scopes.emplace_back(); gen(body, c); scopes.pop_back();
             out += "\n}";
         } else {
-            if (st.has_init) gen_list({st.kids[0]}, c);
-            int live = new_mask();
-            copy_mask(live, c.m);
-            out += "\nfor (;;) {";
-            std::set<std::string> used;
-            names_in(st.c_b, st.c_e, used);
-            Ctx l = c;
-            l.m = Mask{live, true};
-            l.chain.push_back(live);
-            if (st.k != DO && st.c_e > st.c_b) {
-                lanes(l, " if (!(" + rendered(st.c_b, st.c_e) + ")) " + M(live) + "[cudawb_l] = false;", used);
-                flags(live);
-            }
-            out += "\nif (!" + A(live) + ") break;";
-            int iter = new_mask();
-            copy_mask(iter, l.m);
-            Ctx b = l;
-            b.m = Mask{iter, true};
-            b.chain.push_back(iter);
-            b.live = live;
-            b.iter = iter;
-            b.divergent = true;
-            scopes.emplace_back(); gen(body, b); scopes.pop_back();
-            flags(live);
-            if (st.k == FOR && st.s_e > st.s_b) {
-                std::set<std::string> su;
-                names_in(st.s_b, st.s_e, su);
-                lanes(l, rendered(st.s_b, st.s_e) + ";", su);
-            }
-            if (st.k == DO) {
-                lanes(l, " if (!(" + rendered(st.c_b, st.c_e) + ")) " + M(live) + "[cudawb_l] = false;", used);
-                flags(live);
-            }
-            out += "\n}";
+            fail();  // a barrier in a loop whose length depends on the thread
         }
         scopes.pop_back();
         out += "\n}";

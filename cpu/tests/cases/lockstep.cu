@@ -109,6 +109,23 @@ __global__ void reduce(const int *in, long long *out, int n)
     if (tid == 0) atomicAdd((unsigned long long *)out, (unsigned long long)part[0]);
 }
 
+// a loop for all threads around a grid-stride loop whose body the lockstep copy does not parse (switch)
+__global__ void tally(const int *in, int *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int j = i; j < n; j += blockDim.x * gridDim.x) {
+            switch (in[j] % 3) {
+            case 0: atomicAdd(&out[pass * 3], 1); break;
+            case 1: atomicAdd(&out[pass * 3 + 1], 2); break;
+            default:
+                if (in[j] % 2) continue;
+                atomicAdd(&out[pass * 3 + 2], 3);
+            }
+        }
+    }
+}
+
 static int host_steps(int x)
 {
     int v = x, count = 0;
@@ -189,6 +206,20 @@ int main(void)
                     bad += out[blk * 30 + x + 5 * (y + 3 * z)] != 6 * tag + tag;
                 }
     report("arrays: wrong elements", bad);
+
+    memset(out, 0, 6 * sizeof(int));
+    tally<<<3, 64>>>(in, out, m);
+    CHECK(cudaDeviceSynchronize());
+    int want_tally[6] = {0};
+    for (int pass = 0; pass < 2; pass++)
+        for (int j = 0; j < m; j++) {
+            int r = in[j] % 3;
+            if (r == 2 && in[j] % 2) continue;
+            want_tally[pass * 3 + r] += r + 1;
+        }
+    bad = 0;
+    for (int k = 0; k < 6; k++) bad += out[k] != want_tally[k];
+    report("tally: wrong counts", bad);
 
     long long *sum;
     CHECK(cudaMallocManaged(&sum, sizeof(long long)));
