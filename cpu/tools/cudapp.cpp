@@ -222,6 +222,25 @@ static const char *unsupported(const std::string &id) {
     return nullptr;
 }
 
+// nvcc's `#pragma unroll [N]` and `#pragma nounroll` in device code: g++'s own spelling (`#pragma GCC unroll N`;
+// without a count, dropped: g++ has no "as much as possible", and -Wall would warn of an unknown pragma
+// where nvcc says nothing).
+static void unroll_pragma(size_t k) {
+    std::string t = text(toks[k]);
+    size_t p = t.find_first_not_of("# \t");
+    if (p == std::string::npos || t.compare(p, 6, "pragma") != 0) return;
+    p = t.find_first_not_of(" \t", p + 6);
+    if (p == std::string::npos) return;
+    if (t.compare(p, 8, "nounroll") == 0) { edits[k].replace = "#pragma GCC unroll 1"; return; }
+    if (t.compare(p, 6, "unroll") != 0) return;
+    std::string count = t.substr(p + 6);
+    count.erase(0, count.find_first_not_of(" \t"));
+    while (!count.empty() && (count.back() == ' ' || count.back() == '\t' || count.back() == '\r')) count.pop_back();
+    bool number = !count.empty() && count.find_first_not_of("0123456789") == std::string::npos;
+    if (number && count != "0") edits[k].replace = "#pragma GCC unroll " + count;
+    else edits[k].drop = true;
+}
+
 struct DeviceFn { size_t decl_start, body_open, body_close; std::string name; bool global, is_template; };
 
 // After a kernel's definition, on its closing line: its registration by address, so that cudaLaunchKernel
@@ -555,6 +574,7 @@ int main() {
         for (size_t k = f.decl_start; k < f.body_open; k++)
             if (toks[k].kind == IDENT && warp_level(k, false)) warp[f.name] = barrier[f.name] = true;
         for (size_t k = f.body_open + 1; k < f.body_close; k++) {
+            if (toks[k].kind == DIRECTIVE) { unroll_pragma(k); continue; }
             if (toks[k].kind != IDENT) continue;
             std::string id = text(toks[k]);
             if (id == "printf" && is(k + 1, "(")) edits[k].replace = "cudawb_printf";

@@ -242,7 +242,7 @@ static void parse_decl(size_t b, size_t s, Stmt &st) {
     }
     bool ds_const = false;
     for (size_t j = b; j < ds_e; j++) {
-        if (is(j, "auto") || is(j, "static") || is(j, "extern") || is(j, "volatile") || is(j, "register")) fail();
+        if (is(j, "static") || is(j, "extern") || is(j, "volatile") || is(j, "register")) fail();
         if (is(j, "const") || is(j, "constexpr")) ds_const = true;
     }
     k = ds_e;
@@ -289,6 +289,8 @@ static void parse_decl(size_t b, size_t s, Stmt &st) {
         else
             v.cls = VARYING;
         if (v.cls == VARYING && v.is_array && v.init_kind) fail();
+        for (size_t j = b; j < ds_e && v.cls == VARYING; j++)
+            if (is(j, "auto")) fail();  // no type to make its per-lane array from
         v.id = (int)vars.size();
         vars.push_back(v);
         scopes.back().push_back(v.id);
@@ -349,6 +351,7 @@ static Stmt parse_stmt(size_t i, size_t e, size_t *next) {
         return st;
     }
     if (is(i, ";")) { st.k = EMPTY; *next = st.e = i + 1; return st; }
+    if (toks[i].kind == DIRECTIVE) { st.k = EMPTY; *next = st.e = i + 1; return st; }  // #pragma unroll: dropped
     if (is(i, "if")) {
         if (!is(i + 1, "(")) fail();
         st.k = IF;
@@ -605,8 +608,11 @@ static void lanes(const Ctx &c, const std::string &code, const std::set<std::str
     std::string body = lane_prelude(used, declared_here);
     if (sets_tid) body = " threadIdx = cudawb_tid;" + body;
     auto loop = [&](bool masked) {
+        // x0 >= 0 tells g++ that threadIdx.x (an unsigned made from the int x) grows with x without wrapping:
+        // tb[k][threadIdx.x] is then one vector load, not four scalar ones
         out += "\nfor (int cudawb_s = 0; cudawb_s < cudawb_ns; cudawb_s++) { const cudawb::ls_seg cudawb_g ="
-               " cudawb_sg[cudawb_s];\n#pragma GCC ivdep\nfor (int cudawb_x = cudawb_g.x0; cudawb_x < cudawb_g.x1;"
+               " cudawb_sg[cudawb_s]; if (cudawb_g.x0 < 0 || cudawb_g.x1 > 1024) __builtin_unreachable();"
+               "\n#pragma GCC ivdep\nfor (int cudawb_x = cudawb_g.x0; cudawb_x < cudawb_g.x1;"
                " cudawb_x++) { const int cudawb_l = cudawb_g.d + cudawb_x;";
         if (masked) out += " if (!" + M(c.m.id) + "[cudawb_l]) continue;";
         out += " const uint3 cudawb_tid __attribute__((unused)) = {(unsigned)cudawb_x, cudawb_g.y, cudawb_g.z};";

@@ -20,13 +20,15 @@ __global__ void matmul(const float *a, const float *b, float *c, int n)
     }
 }
 
-// early return, then a loop for all threads with a branch, break-free; a changed parameter
+// early return, then a loop for all threads with a branch (unrolled as nvcc spells it), break-free; a changed
+// parameter; an index declared auto
 __global__ void weighted(const int *in, int *out, int n, int scale)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    auto i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
     if (i >= n) return;
     scale += i % 3;
     int acc = 0;
+#pragma unroll 4
     for (int k = 0; k < 8; k++) {
         if ((in[i] + k) % 2) acc += scale * k;
         else acc -= k;
