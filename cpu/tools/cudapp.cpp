@@ -622,6 +622,8 @@ int main() {
                     for (auto &callee : c.second)
                         if (lockstep::tid_users.count(callee)) { lockstep::tid_users.insert(c.first); changed = true; break; }
         }
+        for (auto &f : fns)
+            if (!f.global && barrier[f.name]) lockstep::sync_users.insert(f.name);
         const char *env = getenv("CUDAWB_LOCKSTEP");
         bool on = !(env && strcmp(env, "0") == 0);
         std::map<std::string, std::string> copies;

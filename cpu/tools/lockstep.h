@@ -64,6 +64,7 @@ static std::set<std::string> all_names;        // every name declared in the bod
 static size_t body_b, body_e;
 static bool has_return, has_sync, has_plain_loop;
 static std::set<std::string> tid_users;         // device functions that read threadIdx (directly or not)
+static std::set<std::string> sync_users;        // ... that reach __syncthreads: a lane loop cannot call them
 
 // CUDAWB_LOCKSTEP_DEBUG=1: say on stderr why a kernel keeps only its original body (the line in this file)
 static void fail(int why = __builtin_LINE()) {
@@ -848,6 +849,8 @@ static std::string copy(const DeviceFn &f, bool barrier, bool warp, int *flags_o
                 all_names.insert(v.name);
             }
         }
+        for (size_t k = body_b; k < body_e; k++)
+            if (toks[k].kind == IDENT && is(k + 1, "(") && sync_users.count(text(toks[k]))) fail();
         scopes.emplace_back();
         std::vector<Stmt> body = parse_list(body_b, body_e);
         if (!barrier && has_sync) fail();

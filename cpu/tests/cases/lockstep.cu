@@ -128,6 +128,27 @@ __global__ void tally(const int *in, int *out, int n)
     }
 }
 
+// a barrier inside a device function the kernel calls (its lanes cannot run together), and threads that
+// leave before the barriers of another kernel
+__device__ void publish(int *slot, int v) { *slot = v; __syncthreads(); }
+__global__ void neighbours(const int *in, int *out, int n)
+{
+    __shared__ int s[64];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    publish(&s[threadIdx.x], i < n ? in[i] : 0);
+    for (int k = 0; k < 2; k++)
+        if (i < n) out[i] = s[(threadIdx.x + 1 + k) % 64] - s[threadIdx.x];
+}
+__global__ void neighbours_early_exit(const int *in, int *out, int n)
+{
+    __shared__ int s[64];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    s[threadIdx.x] = i < n ? in[i] : 0;
+    if (threadIdx.x >= 48) return;
+    __syncthreads();
+    for (int k = 0; k < 2; k++) out[i] = s[threadIdx.x + 1 + k] - s[threadIdx.x];
+}
+
 static int host_steps(int x)
 {
     int v = x, count = 0;
@@ -222,6 +243,22 @@ int main(void)
     bad = 0;
     for (int k = 0; k < 6; k++) bad += out[k] != want_tally[k];
     report("tally: wrong counts", bad);
+
+    for (int early = 0; early < 2; early++) {
+        for (int i = 0; i < m; i++) out[i] = -7;
+        if (early) neighbours_early_exit<<<(m + 63) / 64, 64>>>(in, out, m);
+        else neighbours<<<(m + 63) / 64, 64>>>(in, out, m);
+        CHECK(cudaDeviceSynchronize());
+        bad = 0;
+        for (int i = 0; i < m; i++) {
+            int t = i % 64, base = i - t, want;
+            int next = early ? t + 2 : (t + 2) % 64;
+            int v = base + next < m ? in[base + next] : 0;
+            want = early && t >= 48 ? -7 : v - in[i];
+            bad += out[i] != want;
+        }
+        report(early ? "neighbours_early_exit: wrong elements" : "neighbours: wrong elements", bad);
+    }
 
     long long *sum;
     CHECK(cudaMallocManaged(&sum, sizeof(long long)));
