@@ -564,6 +564,46 @@ static std::string rendered(size_t b, size_t e, bool in_lambda = false) {
     }
     return s;
 }
+// A thread's global index as the whole initializer of a variable that is not `auto` (int col = blockIdx.x *
+// blockDim.x + threadIdx.x; int t = threadIdx.x): computed in int arithmetic from the block's offset and the
+// lane (cudawb_g[xyz] + lane). Its value is the same: the copy runs only when every index of the grid fits
+// in an int (cudawb::ls_int_grid), and a conversion depends on the value alone. g++ cannot see that the
+// unsigned sum grows with the lane without wrapping, and would load b[k * n + col] lane by lane.
+static bool dim_at(size_t k, const char *var, char *d) {
+    if (!is(k, var) || !is(k + 1, ".") || k + 2 >= toks.size()) return false;
+    std::string m = text(toks[k + 2]);
+    if (m != "x" && m != "y" && m != "z") return false;
+    if (*d && *d != m[0]) return false;
+    *d = m[0];
+    return true;
+}
+static bool product_at(size_t k, char *d) {  // blockIdx.D * blockDim.D or blockDim.D * blockIdx.D: 7 tokens
+    return is(k + 3, "*") && ((dim_at(k, "blockIdx", d) && dim_at(k + 4, "blockDim", d)) ||
+                              (dim_at(k, "blockDim", d) && dim_at(k + 4, "blockIdx", d)));
+}
+static std::string init_text(const Var &x) {
+    std::string plain = rendered(x.in_b, x.in_e);
+    for (size_t j = x.ds_b; j < x.ds_e; j++) if (is(j, "auto") || is(j, "decltype")) return plain;
+    size_t b = x.in_b, e = x.in_e;
+    while (e > b + 1 && is(b, "(") && match(b) == e - 1) { b++; e--; }
+    char d = 0;
+    bool ok = false;
+    if (e - b == 3) ok = dim_at(b, "threadIdx", &d);
+    else if (e - b == 11 || e - b == 13) {
+        size_t p = b, t = b;  // the product's first token, the thread index's
+        bool paren = e - b == 13;
+        if (dim_at(b, "threadIdx", &d) && is(b + 3, "+")) { p = b + 4 + paren; t = b; }
+        else { p = b + paren; t = e - 3; ok = is(t - 1, "+"); }
+        if (paren && !(is(p - 1, "(") && is(p + 7, ")"))) return plain;
+        ok = (t == b || ok) && product_at(p, &d) && dim_at(t, "threadIdx", &d);
+        if (t == b && !is(b + 3, "+")) ok = false;
+        if (ok) return std::string(" cudawb_g") + d + " + " + (d == 'x' ? "cudawb_x" : std::string("(int)cudawb_tid.") + d);
+        return plain;
+    }
+    if (ok) return std::string(" ") + (d == 'x' ? "cudawb_x" : std::string("(int)cudawb_tid.") + d);
+    return plain;
+}
+
 static std::string M(int id) { return "cudawb_m" + std::to_string(id); }
 static std::string F(int id) { return "cudawb_f" + std::to_string(id); }
 static std::string A(int id) { return "cudawb_a" + std::to_string(id); }
@@ -595,7 +635,7 @@ static std::string lane_prelude(const std::set<std::string> &used, const std::se
         if (x.cls == VARYING) s += std::string(x.top_const ? " const" : "") + " auto &" + x.name + " = " + V(v) +
                                    "[cudawb_l];";
         else if (x.cls == REMAT)
-            s += rendered(x.ds_b, x.ds_e) + " " + rendered(x.dr_b, x.dr_e) + " = " + rendered(x.in_b, x.in_e) + ";";
+            s += rendered(x.ds_b, x.ds_e) + " " + rendered(x.dr_b, x.dr_e) + " = " + init_text(x) + ";";
     }
     return s;
 }
@@ -656,11 +696,11 @@ static std::string decl_code(const Stmt &d, std::set<int> &declared) {
         const Var &x = vars[v];
         declared.insert(v);
         if (x.cls == REMAT) {
-            s += rendered(x.ds_b, x.ds_e) + " " + rendered(x.dr_b, x.dr_e) + " = " + rendered(x.in_b, x.in_e) + ";";
+            s += rendered(x.ds_b, x.ds_e) + " " + rendered(x.dr_b, x.dr_e) + " = " + init_text(x) + ";";
         } else if (x.cls == VARYING && x.init_kind) {
             // declared in this lane loop's prelude? no: bound here
             s += " auto &" + x.name + " = " + V(v) + "[cudawb_l]; " + x.name + " = " +
-                 (x.init_kind == '{' ? "{" : "") + rendered(x.in_b, x.in_e) + (x.init_kind == '{' ? "}" : "") + ";";
+                 (x.init_kind == '{' ? "{" : "") + init_text(x) + (x.init_kind == '{' ? "}" : "") + ";";
         } else if (x.cls == VARYING) {
             s += " auto &" + x.name + " = " + V(v) + "[cudawb_l];";
         }
@@ -873,7 +913,9 @@ static std::string copy(const DeviceFn &f, bool barrier, bool warp, int *flags_o
         char mark[600];  // the copy's own code is a system header's too: no warnings (g++ says why not)
         snprintf(mark, sizeof mark, "\n# %d \"%s\" 3\n", toks[f.body_open].line, files[toks[f.body_open].file].c_str());
         out += mark;
-        out += "if (cudawb_lockstep) { int cudawb_cnt; cudawb::ls_seg cudawb_sg[" + std::to_string(group + 1) +
+        out += "if (cudawb_lockstep && cudawb::ls_int_grid()) { const int cudawb_gx = (int)(blockIdx.x * blockDim.x),"
+               " cudawb_gy = (int)(blockIdx.y * blockDim.y), cudawb_gz = (int)(blockIdx.z * blockDim.z);"
+               " (void)cudawb_gx; (void)cudawb_gy; (void)cudawb_gz; int cudawb_cnt; cudawb::ls_seg cudawb_sg[" + std::to_string(group + 1) +
                "]; const int cudawb_ns = cudawb::ls_segments(" + std::to_string(group) +
                ", cudawb_sg, &cudawb_cnt); (void)cudawb_ns;";
         for (size_t p = 0; p < nparams; p++) {  // parameters the body changes: one copy per lane

@@ -33,6 +33,14 @@ inline int ls_segments(int group, ls_seg *s, int *count) {
     return ns;
 }
 
+/* whether every thread's global index fits in an int in each dimension: the copy then computes
+   blockIdx.x * blockDim.x + threadIdx.x as an int (cpu/tools/lockstep.h, init_text) */
+inline bool ls_int_grid(void) {
+    return (unsigned long long)gridDim.x * blockDim.x <= 0x7FFFFFFFull &&
+           (unsigned long long)gridDim.y * blockDim.y <= 0x7FFFFFFFull &&
+           (unsigned long long)gridDim.z * blockDim.z <= 0x7FFFFFFFull;
+}
+
 /* whether every lane of the group is in mask m, and whether any is */
 inline void ls_flags(const bool *m, int count, bool *all, bool *any) {
     bool a = true, o = false;
