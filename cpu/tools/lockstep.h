@@ -241,10 +241,11 @@ static void parse_decl(size_t b, size_t s, Stmt &st) {
         ds_e = j;
         if (!named) fail();
     }
-    bool ds_const = false;
+    bool ds_const = false, ds_volatile = false;
     for (size_t j = b; j < ds_e; j++) {
-        if (is(j, "static") || is(j, "extern") || is(j, "volatile") || is(j, "register")) fail();
+        if (is(j, "static") || is(j, "extern") || is(j, "register")) fail();
         if (is(j, "const") || is(j, "constexpr")) ds_const = true;
+        if (is(j, "volatile")) ds_volatile = true;  // of what a pointer points to (volatile float *s): fine
     }
     k = ds_e;
     while (k < s) {
@@ -258,6 +259,7 @@ static void parse_decl(size_t b, size_t s, Stmt &st) {
             k++;
         }
         if (k >= s || toks[k].kind != IDENT) fail();
+        if (ds_volatile && !ptr) fail();  // a volatile variable itself
         Var v;
         v.name = text(toks[k]);
         if (lookup(v.name) >= 0) fail();  // a name declared again in an inner scope
@@ -710,6 +712,35 @@ static std::string decl_code(const Stmt &d, std::set<int> &declared) {
 
 static void gen(const Stmt &st, Ctx c);
 
+// Names of __shared__ variables (any scope) and volatile locals: a statement that uses one runs in a lane loop
+// of its own, so that the lanes of a warp take turns statement by statement, as a GPU's converged warp does
+// (warp-synchronous code: vs[tid] += vs[tid + 16]; vs[tid] += vs[tid + 8]; ...). Elsewhere a run of
+// statements is one lane loop, each lane running the whole run in turn: values stay in registers.
+static std::set<std::string> shared_names;
+static void find_shared_names() {
+    static bool done;
+    if (done) return;
+    done = true;
+    for (size_t i = 0; i < toks.size(); i++) {
+        if (!is(i, "__shared__")) continue;
+        for (size_t k = i + 1; k < toks.size() && !is(k, ";"); k++) {
+            if (is(k, "[") || is(k, "(") || is(k, "{")) { k = match(k); continue; }
+            if (toks[k].kind == IDENT && one_of(k + 1, {"[", ";", ",", "="})) shared_names.insert(text(toks[k]));
+        }
+    }
+}
+static bool touches_shared(const Stmt &t) {
+    for (size_t k = t.b; k < t.e; k++) {
+        if (toks[k].kind != IDENT || member_pos(k)) continue;
+        std::string n = text(toks[k]);
+        if (shared_names.count(n)) return true;
+        int v = lookup(n);
+        if (v >= 0 && !vars[v].param)
+            for (size_t j = vars[v].ds_b; j < vars[v].ds_e; j++) if (is(j, "volatile")) return true;
+    }
+    return false;
+}
+
 static void gen_list(const std::vector<Stmt> &list, const Ctx &c) {
     for (size_t i = 0; i < list.size();) {
         const Stmt &s = list[i];
@@ -722,6 +753,8 @@ static void gen_list(const std::vector<Stmt> &list, const Ctx &c) {
             std::set<int> declared;
             while (j < list.size() && (list[j].k == SIMPLE || list[j].k == DECL)) {
                 const Stmt &t = list[j];
+                bool alone = touches_shared(t);
+                if (alone && !code.empty()) break;
                 if (t.k == DECL) {
                     bool all_uniform = true;
                     for (int v : t.vars) if (vars[v].cls != UNIFORM) all_uniform = false;
@@ -749,6 +782,7 @@ static void gen_list(const std::vector<Stmt> &list, const Ctx &c) {
                     names_in(t.b, t.e, used);
                 }
                 j++;
+                if (alone) break;
             }
             if (!code.empty()) lanes(c, code, used, declared);
             i = j;
@@ -891,6 +925,7 @@ static std::string copy(const DeviceFn &f, bool barrier, bool warp, int *flags_o
         }
         for (size_t k = body_b; k < body_e; k++)
             if (toks[k].kind == IDENT && is(k + 1, "(") && sync_users.count(text(toks[k]))) fail();
+        find_shared_names();
         scopes.emplace_back();
         std::vector<Stmt> body = parse_list(body_b, body_e);
         if (!barrier && has_sync) fail();

@@ -194,7 +194,7 @@ int main(void)
                 for (int k = 0; k < n; k++) want += a[i * n + k] * b[k * n + j];
                 bad += c[i * n + j] != want;
             }
-        report(pass == 0 ? "matmul: wrong elements" : "tiled: wrong elements", bad);
+        report(pass == 0 ? "matmul: elements that differ from the host's" : "tiled: elements that differ from the host's", bad);
     }
 
     const int m = 1000;
@@ -210,13 +210,13 @@ int main(void)
         for (int k = 0; k < 8; k++) acc += (in[i] + k) % 2 ? scale * k : -k;
         bad += out[i] != acc;
     }
-    report("weighted: wrong elements", bad);
+    report("weighted: elements that differ from the host's", bad);
 
     steps<<<(m + 63) / 64, 64>>>(in, out, m);
     CHECK(cudaDeviceSynchronize());
     bad = 0;
     for (int i = 0; i < m; i++) bad += out[i] != host_steps(in[i]);
-    report("steps: wrong elements", bad);
+    report("steps: elements that differ from the host's", bad);
 
     arrays<<<3, dim3(5, 3, 2)>>>(out);
     CHECK(cudaDeviceSynchronize());
@@ -228,7 +228,7 @@ int main(void)
                     int tag = x + 100 * y + 10000 * z;
                     bad += out[blk * 30 + x + 5 * (y + 3 * z)] != 6 * tag + tag;
                 }
-    report("arrays: wrong elements", bad);
+    report("arrays: elements that differ from the host's", bad);
 
     memset(out, 0, 6 * sizeof(int));
     tally<<<3, 64>>>(in, out, m);
@@ -242,7 +242,7 @@ int main(void)
         }
     bad = 0;
     for (int k = 0; k < 6; k++) bad += out[k] != want_tally[k];
-    report("tally: wrong counts", bad);
+    report("tally: counts that differ from the host's", bad);
 
     for (int early = 0; early < 2; early++) {
         for (int i = 0; i < m; i++) out[i] = -7;
@@ -257,7 +257,7 @@ int main(void)
             want = early && t >= 48 ? -7 : v - in[i];
             bad += out[i] != want;
         }
-        report(early ? "neighbours_early_exit: wrong elements" : "neighbours: wrong elements", bad);
+        report(early ? "neighbours_early_exit: elements that differ from the host's" : "neighbours: elements that differ from the host's", bad);
     }
 
     long long *sum;
