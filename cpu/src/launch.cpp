@@ -245,8 +245,14 @@ void rt::run_block(worker *w, kernel_run *k, uint64_t b) {
             if (k->d->flags & cudawb::launch_lockstep_block) {
                 threadIdx = uint3{0, 0, 0};
                 k->t->run_thread();
-            } else {
+            } else if (k->d->flags & cudawb::launch_uses_barrier) {
                 fiber_run_block(w, k->t, (n + 31) / 32, false, 32);
+            } else {
+                for (unsigned t = 0; t < n; t += 32) {  // warp after warp
+                    dim3 b = blockDim;
+                    threadIdx = uint3{t % b.x, t / b.x % b.y, t / (b.x * b.y)};
+                    k->t->run_thread();
+                }
             }
             cudawb_lockstep = 0;
         } else if (k->d->flags & cudawb::launch_uses_warp) {

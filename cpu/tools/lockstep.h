@@ -940,7 +940,11 @@ static std::string copy(const DeviceFn &f, bool barrier, bool warp, int *flags_o
             if (getenv("CUDAWB_LOCKSTEP_DEBUG")) fprintf(stderr, "cudapp: %s: no loop for all lanes\n", f.name.c_str());
             return "";
         }
-        group = barrier ? 32 : 1024;
+        // a barrier-free kernel's group is its block, unless a per-lane array would make a large stack frame
+        // (float buf[1024] x 1024 lanes): then it runs warp after warp
+        bool lane_arrays = false;
+        for (auto &v : vars) if (v.cls == VARYING && v.is_array) lane_arrays = true;
+        group = barrier || lane_arrays ? 32 : 1024;
         // generation
         scopes.clear();
         scopes.push_back(params);
@@ -974,7 +978,7 @@ static std::string copy(const DeviceFn &f, bool barrier, bool warp, int *flags_o
     } catch (Fail &) {
         return "";
     }
-    *flags_out = barrier ? 16 : 16 | 32;
+    *flags_out = group == 32 ? 16 : 16 | 32;
     return out;
 }
 
