@@ -52,6 +52,7 @@ tally <"$halves/first"
 tally <"$halves/second"
 rm -rf "$halves"
 [ ! -x cpu/tests/run.sh ] || suite "CPU backend conformance (cpu/tests)" cpu/tests/run.sh
+[ ! -x cpu/tests/fuzz/lockstep.sh ] || suite "random kernels, lockstep and thread by thread (cpu/tests/fuzz)" cpu/tests/fuzz/lockstep.sh
 if [ "$book_ready" = 1 ]; then
   [ ! -x book/test.sh ] || suite "book (book/test.sh)" book/test.sh
 else
