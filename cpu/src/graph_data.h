@@ -69,6 +69,7 @@ cudaError_t node_args(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t
 // allocates, frees, records and waits for at each launch
 bool has_memory_nodes(cudaGraph_t g);
 void collect_launch_work(cudaGraph_t g, CUgraphExec_st *x);
+bool execs_live(cudaGraphExec_t x);  // an executable graph not destroyed (graph_exec.cpp; under graph_mu)
 // A node made by a call on a capturing stream s that is not a queued operation (an event or memory node):
 // make adds it to the capture's graph after the stream's current nodes, and it becomes their only one.
 // False when s does not capture; otherwise *e is the call's result.

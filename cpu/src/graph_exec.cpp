@@ -120,6 +120,8 @@ bool flatten(cudaGraph_t g, CUgraphExec_st *x, bool top, const std::vector<size_
 }  // namespace
 } // namespace rt
 
+bool rt::execs_live(cudaGraphExec_t x) { return execs().count(x) > 0; }
+
 using namespace rt;
 
 // Device launch (cudaGraphInstantiateFlagDeviceLaunch) is not supported here: 1.

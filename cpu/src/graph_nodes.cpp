@@ -57,10 +57,10 @@ cudaError_t free_node(cudaGraph_t g, const cudaGraphNode_t *deps, size_t n, void
     return cudaSuccess;
 }
 
-// An event node: a record node runs the record; a wait node's wait is added at each launch.
+// An event node: a record node runs the record; a wait node's wait is added at each launch. The callers
+// check the event first, outside the graph lock (the queue's lock comes first, as in cudaStreamWaitEvent).
 cudaError_t event_node(cudaGraph_t g, const cudaGraphNode_t *deps, size_t n, cudaEvent_t ev, bool record,
                        cudaGraphNode_t *out) {
-    if (!event_valid(ev)) return cudaErrorInvalidResourceHandle;
     cudaGraphNode_t node = add_node(g, record ? cudaGraphNodeTypeEventRecord : cudaGraphNodeTypeWaitEvent, deps, n);
     node->event = ev;
     if (record) node->ops.emplace_back(new_event_op(ev));
@@ -81,13 +81,13 @@ cudaError_t add(const char *fn, cudaGraphNode_t *out, cudaGraph_t g, const cudaG
 // The event of an event node of the given type (get), or a new one for it (set): 1 for another node.
 cudaError_t node_event(const char *fn, cudaGraphNode_t node, int type, cudaEvent_t *get, cudaEvent_t set) {
     if (cudaError_t e = enter(fn)) return e;
+    if (set && !event_valid(set)) return fail(fn, cudaErrorInvalidResourceHandle);
     std::lock_guard<std::recursive_mutex> lk(graph_mu());
     if (!node || node->type != type || (!get && !set)) return fail(fn, cudaErrorInvalidValue);
     if (get) {
         *get = node->event;
         return cudaSuccess;
     }
-    if (!event_valid(set)) return fail(fn, cudaErrorInvalidResourceHandle);
     node->event = set;
     if (type == cudaGraphNodeTypeEventRecord) node->ops.assign(1, std::shared_ptr<op>(new_event_op(set)));
     return cudaSuccess;
@@ -96,10 +96,11 @@ cudaError_t node_event(const char *fn, cudaGraphNode_t node, int type, cudaEvent
 // The same for an executable graph's copy of the node (its next launches).
 cudaError_t exec_event(const char *fn, cudaGraphExec_t x, cudaGraphNode_t node, int type, cudaEvent_t ev) {
     if (cudaError_t e = enter(fn)) return e;
-    std::lock_guard<std::recursive_mutex> lk(graph_mu());
-    auto &events = type == cudaGraphNodeTypeEventRecord ? x->records : x->waits;
-    if (!x || !node || node->type != type || !events.count(node)) return fail(fn, cudaErrorInvalidValue);
     if (!event_valid(ev)) return fail(fn, cudaErrorInvalidResourceHandle);
+    std::lock_guard<std::recursive_mutex> lk(graph_mu());
+    if (!execs_live(x)) return fail(fn, cudaErrorInvalidValue);
+    auto &events = type == cudaGraphNodeTypeEventRecord ? x->records : x->waits;
+    if (!node || node->type != type || !events.count(node)) return fail(fn, cudaErrorInvalidValue);
     events[node] = ev;
     if (type == cudaGraphNodeTypeEventRecord && x->first.count(node))
         x->order[x->first[node]] = std::shared_ptr<op>(new_event_op(ev));
@@ -169,14 +170,18 @@ using namespace rt;
 
 cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
                                         size_t n, cudaEvent_t event) {
-    return add("cudaGraphAddEventRecordNode", pGraphNode, graph, deps, n,
-               [&] { return event_node(graph, deps, n, event, true, pGraphNode); });
+    bool valid = event_valid(event);  // (not under the graph lock)
+    return add("cudaGraphAddEventRecordNode", pGraphNode, graph, deps, n, [&] {
+        return valid ? event_node(graph, deps, n, event, true, pGraphNode) : cudaErrorInvalidResourceHandle;
+    });
 }
 
 cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *deps,
                                       size_t n, cudaEvent_t event) {
-    return add("cudaGraphAddEventWaitNode", pGraphNode, graph, deps, n,
-               [&] { return event_node(graph, deps, n, event, false, pGraphNode); });
+    bool valid = event_valid(event);  // (not under the graph lock)
+    return add("cudaGraphAddEventWaitNode", pGraphNode, graph, deps, n, [&] {
+        return valid ? event_node(graph, deps, n, event, false, pGraphNode) : cudaErrorInvalidResourceHandle;
+    });
 }
 
 cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out) {
