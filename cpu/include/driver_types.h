@@ -144,6 +144,18 @@ enum cudaGraphNodeType {
 typedef struct cudaGraphEdgeData_st {
     unsigned char from_port, to_port, type, reserved[5];
 } cudaGraphEdgeData;
+enum cudaMemAccessFlags { cudaMemAccessFlagsProtNone = 0, cudaMemAccessFlagsProtRead = 1,
+                          cudaMemAccessFlagsProtReadWrite = 3 };
+struct cudaMemAccessDesc { struct cudaMemLocation location; enum cudaMemAccessFlags flags; };
+struct cudaMemAllocNodeParams {
+    struct cudaMemPoolProps poolProps;
+    const struct cudaMemAccessDesc *accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    void *dptr;
+};
+enum cudaEventRecordFlags { cudaEventRecordDefault = 0, cudaEventRecordExternal = 1 };
+enum cudaEventWaitFlags { cudaEventWaitDefault = 0, cudaEventWaitExternal = 1 };
 enum cudaGraphInstantiateFlags { cudaGraphInstantiateFlagAutoFreeOnLaunch = 1, cudaGraphInstantiateFlagUpload = 2,
                                  cudaGraphInstantiateFlagDeviceLaunch = 4, cudaGraphInstantiateFlagUseNodePriority = 8 };
 enum cudaGraphExecUpdateResult {

@@ -126,15 +126,20 @@ cudaError_t capture_forbids(const char *fn) {
     return hit ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
 }
 
-cudaError_t capture_unsupported(const char *fn, cudaStream_t s) {
-    if (node_sink || !capturing.load(std::memory_order_relaxed)) return cudaSuccess;
+bool capture_add(cudaStream_t s, const node_maker &make, cudaError_t *e) {
+    if (node_sink || !capturing.load(std::memory_order_relaxed)) return false;
     std::lock_guard<std::recursive_mutex> lk(graph_mu());
     auto it = streams().find(s);
-    if (it == streams().end()) return cudaSuccess;
-    fprintf(stderr, "cudawb: %s on a capturing stream would be a memory node of the graph, which the CPU backend "
-                    "does not support: it returns 900 and invalidates the capture\n", fn);
-    it->second.c->invalid = true;
-    return cudaErrorStreamCaptureUnsupported;
+    if (it == streams().end()) return false;
+    capture_point &p = it->second;
+    if (p.c->invalid) {
+        *e = cudaErrorStreamCaptureInvalidated;
+        return true;
+    }
+    cudaGraphNode_t n = nullptr;
+    *e = make(p.c->graph, p.deps.data(), p.deps.size(), &n);
+    if (!*e) p.deps.assign(1, n);
+    return true;
 }
 
 cudaError_t capture_sync_error(const cudaStream_t *s) {

@@ -217,8 +217,13 @@ struct shared_fault {
     uint64_t block;  // linear index, for the report's order
     uint3 block3, thread;
 };
-static std::mutex &shared_mu = *new std::mutex;
-static std::vector<shared_fault> &shared_faults = *new std::vector<shared_fault>;
+// Made on first use (a global constructor in the program may launch a kernel before this file's initialisers
+// run), never destroyed; std::mutex is constant-initialised.
+static std::mutex shared_mu;
+static std::vector<shared_fault> &shared_faults() {
+    static auto &v = *new std::vector<shared_fault>;
+    return v;
+}
 
 // An access outside the variable (or outside the launch's dynamic shared memory): reported after the kernel
 // as compute-sanitizer reports it; the thread stops there, the others go on, and the kernel ends with 719.
@@ -228,7 +233,7 @@ static void memcheck_shared(uintptr_t a, size_t size, uintptr_t base, size_t byt
     worker *w = self;
     {
         std::lock_guard<std::mutex> g(shared_mu);
-        shared_faults.push_back(shared_fault{a, size, kind, file, line, w->block, blockIdx, threadIdx});
+        shared_faults().push_back(shared_fault{a, size, kind, file, line, w->block, blockIdx, threadIdx});
     }
     int expected = 0;
     w->k->fault.compare_exchange_strong(expected, (int)cudaErrorLaunchFailure);
@@ -240,7 +245,7 @@ static void memcheck_shared_reports(kernel_run *k) {
     std::vector<shared_fault> found;
     {
         std::lock_guard<std::mutex> g(shared_mu);
-        found.swap(shared_faults);
+        found.swap(shared_faults());
     }
     // blocks ran on several workers at once: report in block order, then thread order
     std::stable_sort(found.begin(), found.end(), [](const shared_fault &x, const shared_fault &y) {
@@ -266,7 +271,10 @@ static void memcheck_shared_reports(kernel_run *k) {
 
 // Under memcheck each worker's dynamic shared memory ends at a closed page, as device allocations do: an
 // access past the launch's size through any pointer (an alias the rewriter cannot see) faults there.
-static std::vector<uintptr_t> &guards = *new std::vector<uintptr_t>;  // guard pages, one per worker
+static std::vector<uintptr_t> &guards() {
+    static auto &v = *new std::vector<uintptr_t>;
+    return v;
+}
 // a worker's buffer, unmapped when its thread ends (a cooperative launch runs each block on a new thread)
 static const size_t dynamic_max = 232448;  // the largest opt-in dynamic size (H200: 227 KiB)
 struct dynamic_area {
@@ -274,7 +282,7 @@ struct dynamic_area {
     ~dynamic_area() {
         if (!base) return;
         std::lock_guard<std::mutex> g(shared_mu);
-        guards.erase(std::find(guards.begin(), guards.end(), (uintptr_t)end));
+        guards().erase(std::find(guards().begin(), guards().end(), (uintptr_t)end));
         munmap(base, (size_t)(end - base) + (size_t)sysconf(_SC_PAGESIZE));
     }
 };
@@ -291,7 +299,7 @@ void *memcheck_dynamic_shared() {
         area.base = m;
         area.end = m + len;
         std::lock_guard<std::mutex> g(shared_mu);
-        guards.push_back((uintptr_t)area.end);
+        guards().push_back((uintptr_t)area.end);
     }
     size_t n = w && w->k ? w->k->d->shmem : 0;
     return area.end - ((n + 15) & ~(size_t)15);  // the GPU's dynamic shared memory is 16-byte aligned
@@ -300,7 +308,7 @@ void *memcheck_dynamic_shared() {
 static bool in_shared_guard(uintptr_t addr) {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     std::lock_guard<std::mutex> g(shared_mu);
-    for (uintptr_t lo : guards)
+    for (uintptr_t lo : guards())
         if (addr >= lo && addr < lo + page) return true;
     return false;
 }

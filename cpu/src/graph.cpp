@@ -83,13 +83,6 @@ cudaGraph_t clone(cudaGraph_t g) {
     return c;
 }
 
-// The checks common to every cudaGraphAdd*Node.
-cudaError_t node_args(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n) {
-    if (!out || !live_graphs().count(g) || (n && !deps)) return cudaErrorInvalidValue;
-    for (size_t i = 0; i < n; i++)
-        if (!in_graph(g, deps[i]) || std::count(deps, deps + n, deps[i]) > 1) return cudaErrorInvalidValue;
-    return cudaSuccess;
-}
 
 // Runs `issue` (an ordinary call's checks and queueing) with its operations collected: they become the node's.
 template <class F> cudaError_t collect(std::vector<std::shared_ptr<op>> &ops, F issue) {
@@ -106,6 +99,13 @@ template <class F> cudaError_t collect(std::vector<std::shared_ptr<op>> &ops, F 
 }
 
 }  // namespace
+
+cudaError_t node_args(cudaGraphNode_t *out, cudaGraph_t g, const cudaGraphNode_t *deps, size_t n) {
+    if (!out || !live_graphs().count(g) || (n && !deps)) return cudaErrorInvalidValue;
+    for (size_t i = 0; i < n; i++)
+        if (!in_graph(g, deps[i]) || std::count(deps, deps + n, deps[i]) > 1) return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
 
 cudaError_t kernel_ops(const char *fn, std::vector<std::shared_ptr<op>> &ops, const cudaKernelNodeParams *p) {
     if (!p || p->extra) return cudaErrorInvalidValue;  // the "extra" packing is not supported here
@@ -267,7 +267,9 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
     cudaError_t e = add_with("cudaGraphAddChildGraphNode", pGraphNode, graph, deps, n, cudaGraphNodeTypeGraph,
                              [&](std::vector<std::shared_ptr<op>> &) {
         std::lock_guard<std::recursive_mutex> lk(graph_mu());
-        return live_graphs().count(child) && child != graph ? cudaSuccess : cudaErrorInvalidValue;
+        // a graph with memory nodes is not copied into another (CUDA moves it, with cudaGraphAddNode's ownership)
+        return live_graphs().count(child) && child != graph && !has_memory_nodes(child) ? cudaSuccess
+                                                                                       : cudaErrorInvalidValue;
     });
     if (!e) {
         std::lock_guard<std::recursive_mutex> lk(graph_mu());
@@ -365,7 +367,8 @@ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t
 cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t original) {
     if (cudaError_t e = enter("cudaGraphClone")) return e;
     std::lock_guard<std::recursive_mutex> lk(graph_mu());
-    if (!pGraphClone || !live_graphs().count(original)) return fail("cudaGraphClone", cudaErrorInvalidValue);
+    if (!pGraphClone || !live_graphs().count(original) || has_memory_nodes(original))  // (CUDA: not cloned)
+        return fail("cudaGraphClone", cudaErrorInvalidValue);
     *pGraphClone = clone(original);
     live_graphs().insert(*pGraphClone);
     return cudaSuccess;

@@ -15,9 +15,16 @@ cudaError_t capture_stream_error(cudaStream_t s);
 // True while the work issued to s is recorded rather than run: s captures, or a graph node is being built.
 // Copies then neither wait nor stage a pageable source (a graph reads its memory each time it runs).
 bool capture_defers(cudaStream_t s);
-// A call the CPU backend cannot make a graph node of (cudaMallocAsync, cudaFreeAsync: memory nodes) on a
-// capturing stream: 900, the capture invalidated, and a message saying so on stderr (a GPU would capture it).
-cudaError_t capture_unsupported(const char *fn, cudaStream_t s);
+// cudaEventRecordWithFlags / cudaStreamWaitEvent with the External flag on a capturing stream: an event
+// record (or wait) node; true when s captures, *e the call's result.
+bool capture_event_node(cudaStream_t s, cudaEvent_t ev, bool record, cudaError_t *e);
+// cudaMallocAsync / cudaFreeAsync on a capturing stream: a memory alloc (or free) node (graph_nodes.cpp);
+// true when s captures, *e the call's result (*ptr the allocation's address).
+bool capture_malloc(const char *fn, cudaStream_t s, void **ptr, size_t size, cudaError_t *e);
+bool capture_free(cudaStream_t s, void *ptr, cudaError_t *e);
+// cudaFree / cudaFreeAsync outside a graph of an allocation a graph made (graph_nodes.cpp): -1 when ptr is
+// not one, 0 when it was freed so (its graph may be launched again), 1 when it was not allocated (a second free).
+int graph_free(void *ptr);
 // enter(fn): 900 (invalidating the captures that forbid it) for a call CUDA calls potentially unsafe during a
 // global or this thread's capture (cudaMalloc, a synchronous cudaMemcpy, ...).
 cudaError_t capture_forbids(const char *fn);
@@ -35,6 +42,11 @@ cudaError_t capture_event_error(cudaEvent_t ev);
 void capture_forget(cudaStream_t s, cudaEvent_t ev);
 // stream.cpp: a host-function operation, for host nodes; whether s is a blocking stream (legacy ordering)
 op *new_host_op(cudaHostFn_t fn, void *data);
+op *new_event_op(cudaEvent_t ev);               // records ev when it runs
+op *new_wait_op();                              // does nothing: its waits_for orders it after an event
+void event_queued(cudaEvent_t ev, uint64_t seq);  // ev's record is now the queued operation seq
+bool event_pending(cudaEvent_t ev, uint64_t *seq);  // ev is recorded and queued: *seq its record
+bool event_valid(cudaEvent_t ev);
 bool blocking_stream(cudaStream_t s);
 // copy.cpp: a copy's checks (CUDA's, with fn for the error) and its operation, for memcpy nodes
 cudaError_t graph_copy_1d(const char *fn, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);

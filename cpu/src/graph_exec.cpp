@@ -12,6 +12,7 @@ std::set<cudaGraphExec_t> &execs() { static auto &s = *new std::set<cudaGraphExe
 struct graph_op : op {
     std::vector<std::shared_ptr<op>> order;
     std::vector<std::vector<size_t>> preds;
+    std::vector<std::shared_ptr<graph_alloc>> keep;  // its allocations stay while it is queued
     void run() override {
         for (size_t i : schedule()) {
             if (sticky_error()) break;
@@ -119,6 +120,8 @@ bool flatten(cudaGraph_t g, CUgraphExec_st *x, bool top, const std::vector<size_
 }  // namespace
 } // namespace rt
 
+bool rt::execs_live(cudaGraphExec_t x) { return execs().count(x) > 0; }
+
 using namespace rt;
 
 // Device launch (cudaGraphInstantiateFlagDeviceLaunch) is not supported here: 1.
@@ -129,11 +132,17 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
     if (!pGraphExec || !live_graphs().count(graph) || (flags & ~0xfull) ||
         (flags & cudaGraphInstantiateFlagDeviceLaunch))
         return fail(fn, cudaErrorInvalidValue);
+    // with memory nodes, one executable graph at a time (CUDA names no code: 1 here, to be measured)
+    if (graph->execs && has_memory_nodes(graph)) return fail(fn, cudaErrorInvalidValue);
     CUgraphExec_st *x = new CUgraphExec_st;
     if (!flatten(graph, x, true)) {
         delete x;
         return fail(fn, cudaErrorInvalidValue);  // a cycle
     }
+    x->source = graph;
+    x->flags = flags;
+    collect_launch_work(graph, x);
+    graph->execs++;
     execs().insert(x);
     *pGraphExec = x;
     return cudaSuccess;
@@ -150,17 +159,41 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
     if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
     if (cudaError_t e = capture_stream_error(stream)) return fail(fn, e);
     graph_op *o = new graph_op;
+    std::map<cudaGraphNode_t, cudaEvent_t> records, waits;
     {
         std::lock_guard<std::recursive_mutex> lk(graph_mu());
         if (!execs().count(graphExec)) {
             delete o;
             return fail(fn, cudaErrorInvalidValue);
         }
+        // an allocation of the previous launch not freed since: 1, unless freed on launch (documented)
+        for (auto &a : graphExec->allocs)
+            if (a->outstanding && !(graphExec->flags & cudaGraphInstantiateFlagAutoFreeOnLaunch)) {
+                delete o;
+                return fail(fn, cudaErrorInvalidValue);
+            }
+        for (auto &a : graphExec->allocs) a->outstanding = true;
+        for (auto &a : graphExec->frees) a->outstanding = false;
         o->order = graphExec->order;
         o->preds = graphExec->preds;
+        o->keep = graphExec->allocs;
+        o->keep.insert(o->keep.end(), graphExec->frees.begin(), graphExec->frees.end());
+        records = graphExec->records;
+        waits = graphExec->waits;
     }
     o->stream = stream;
+    // a wait node: the launch waits for the event's latest record issued before it, as cudaStreamWaitEvent
+    for (auto &w : waits) {
+        uint64_t seq;
+        if (!event_pending(w.second, &seq)) continue;
+        op *wait = new_wait_op();
+        wait->stream = stream;
+        enqueue(wait);
+        wait->waits_for = seq;
+    }
     enqueue(o);
+    // a record node: its event completes with the launch (cudaEventSynchronize waits for it)
+    for (auto &r : records) event_queued(r.second, o->seq);
     return cudaSuccess;
 }
 
@@ -176,6 +209,7 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
     if (cudaError_t e = enter("cudaGraphExecDestroy")) return e;
     std::lock_guard<std::recursive_mutex> lk(graph_mu());
     if (!execs().erase(graphExec)) return fail("cudaGraphExecDestroy", cudaErrorInvalidValue);
+    if (live_graphs().count(graphExec->source)) graphExec->source->execs--;
     delete graphExec;  // launches already queued hold their own operations
     return cudaSuccess;
 }

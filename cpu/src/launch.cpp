@@ -30,8 +30,14 @@ void *cudawb_dynamic_shared_address(void) {
 namespace rt {
 __thread worker *self;
 static const size_t max_dynamic_smem = 232448;  // 227 KiB with opt-in (H200)
-static std::map<const void *, int> &smem_optin = *new std::map<const void *, int>;  // kernel -> opt-in bytes
-static std::mutex &attr_mu = *new std::mutex;
+// The state below is made on first use, never at startup: a global constructor in the program (a
+// thrust::device_vector at namespace scope) may launch a kernel before this file's initialisers have run.
+// std::mutex is constant-initialised (nothing runs at startup) and its destructor does nothing.
+static std::map<const void *, int> &smem_optin() {  // kernel -> opt-in bytes
+    static auto &m = *new std::map<const void *, int>;
+    return m;
+}
+static std::mutex attr_mu;
 
 } // namespace rt
 // The managed allocations a kernel's pointer arguments point into. Only direct pointer arguments count: a
@@ -59,8 +65,8 @@ struct kernel_op : op {
 
 static int dynamic_limit(const void *func) {
     std::lock_guard<std::mutex> g(attr_mu);
-    auto it = smem_optin.find(func);
-    return it == smem_optin.end() ? 48 * 1024 : it->second;
+    auto it = smem_optin().find(func);
+    return it == smem_optin().end() ? 48 * 1024 : it->second;
 }
 } // namespace rt
 
@@ -88,21 +94,24 @@ struct kernel_info {
     const char *name;
     std::vector<size_t> sizes;
 };
-std::mutex &kernels_mu = *new std::mutex;
-std::map<const void *, kernel_info> &kernels = *new std::map<const void *, kernel_info>;
+std::mutex kernels_mu;
+std::map<const void *, kernel_info> &kernels() {
+    static auto &m = *new std::map<const void *, kernel_info>;
+    return m;
+}
 } // namespace
 
 void cudawb_register_kernel(const void *func, const char *name, int nparams, const size_t *sizes) {
     std::lock_guard<std::mutex> g(kernels_mu);
-    auto it = kernels.find(func);
-    if (it != kernels.end()) return;
-    kernels[func] = kernel_info{name, std::vector<size_t>(sizes, sizes + nparams)};
+    auto it = kernels().find(func);
+    if (it != kernels().end()) return;
+    kernels()[func] = kernel_info{name, std::vector<size_t>(sizes, sizes + nparams)};
 }
 
 int tr_kernel_info(const void *func, const char **name, size_t *sizes, int max) {
     std::lock_guard<std::mutex> g(kernels_mu);
-    auto it = kernels.find(func);
-    if (it == kernels.end()) return 0;
+    auto it = kernels().find(func);
+    if (it == kernels().end()) return 0;
     *name = it->second.name;
     int n = (int)it->second.sizes.size();
     for (int i = 0; i < n && i < max; i++) sizes[i] = it->second.sizes[i];
@@ -132,7 +141,7 @@ cudaError_t cudawb_func_set_attribute(const void *func, enum cudaFuncAttribute a
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
         if (value < 0 || (size_t)value > max_dynamic_smem) return fail("cudaFuncSetAttribute", cudaErrorInvalidValue);
         std::lock_guard<std::mutex> g(attr_mu);
-        smem_optin[func] = value;
+        smem_optin()[func] = value;
     } else if (attr < cudaFuncAttributeMaxDynamicSharedMemorySize || attr >= cudaFuncAttributeMax) {
         return fail("cudaFuncSetAttribute", cudaErrorInvalidValue);
     }
@@ -288,10 +297,20 @@ static void work_on(worker *w, kernel_run *k) {
 }
 
 // ---- the worker pool ----
-static std::vector<worker *> &pool = *new std::vector<worker *>;  // pool[0]: the host thread that synchronizes
+static std::vector<worker *> &pool() {  // pool()[0]: the host thread that synchronizes
+    static auto &v = *new std::vector<worker *>;
+    return v;
+}
 // never destroyed: worker threads still wait on them while the process exits
-static std::mutex &pool_mu = *new std::mutex;
-static std::condition_variable &pool_cv = *new std::condition_variable, &done_cv = *new std::condition_variable;
+static std::mutex pool_mu;
+static std::condition_variable &pool_cv() {
+    static auto &c = *new std::condition_variable;
+    return c;
+}
+static std::condition_variable &done_cv() {
+    static auto &c = *new std::condition_variable;
+    return c;
+}
 static kernel_run *current;
 static uint64_t generation;
 static int busy;
@@ -312,13 +331,13 @@ static void worker_loop(worker *w) {
         kernel_run *k;
         {
             std::unique_lock<std::mutex> g(pool_mu);
-            pool_cv.wait(g, [&] { return generation != seen; });
+            pool_cv().wait(g, [&] { return generation != seen; });
             seen = generation;
             k = current;
         }
         work_on(w, k);
         std::lock_guard<std::mutex> g(pool_mu);
-        if (--busy == 0) done_cv.notify_all();
+        if (--busy == 0) done_cv().notify_all();
     }
 }
 
@@ -330,11 +349,11 @@ worker *rt::new_worker(int id) {
 }
 
 static void start_pool() {
-    if (!pool.empty()) return;
-    pool.push_back(new_worker(0));
+    if (!pool().empty()) return;
+    pool().push_back(new_worker(0));
     for (int i = 1; i < cfg.threads; i++) {
         worker *w = new_worker(i);
-        pool.push_back(w);
+        pool().push_back(w);
         std::thread(worker_loop, w).detach();
     }
 }
@@ -349,28 +368,28 @@ cudaError_t rt::run_kernel(cudawb::launch_desc *d, cudawb::task *t) {
     k.next = 0;
     k.fault = 0;
     // a cooperative launch runs every block at once on threads of its own (grid.cpp), not on the pool
-    uint64_t helpers = d->flags & cudawb::launch_cooperative ? 0 : std::min<uint64_t>(pool.size() - 1, k.total - 1);
+    uint64_t helpers = d->flags & cudawb::launch_cooperative ? 0 : std::min<uint64_t>(pool().size() - 1, k.total - 1);
     k.chunk = std::max<uint64_t>(1, k.total / ((helpers + 1) * 16));
-    worker *me = pool[0];
+    worker *me = pool()[0];
     worker *saved = self;
     self = me;
     if (helpers) {
         std::lock_guard<std::mutex> lk(pool_mu);
         current = &k;
-        busy = (int)(pool.size() - 1);
+        busy = (int)(pool().size() - 1);
         generation++;
-        pool_cv.notify_all();
+        pool_cv().notify_all();
     }
     if (d->flags & cudawb::launch_cooperative) run_cooperative(&k, me);
     else work_on(me, &k);
     if (helpers) {
         std::unique_lock<std::mutex> lk(pool_mu);
-        done_cv.wait(lk, [] { return busy == 0; });
+        done_cv().wait(lk, [] { return busy == 0; });
     }
     self = saved;
     // device printf and assert output, in block order, as one synchronizing call flushes it
     std::vector<std::pair<uint64_t, std::string>> outs, errs;
-    for (worker *w : pool) {
+    for (worker *w : pool()) {
         outs.insert(outs.end(), w->outs.begin(), w->outs.end());
         errs.insert(errs.end(), w->errs.begin(), w->errs.end());
         w->outs.clear();
@@ -392,7 +411,7 @@ cudaError_t rt::run_kernel(cudawb::launch_desc *d, cudawb::task *t) {
 }
 
 // for checker.cpp: every worker's findings of the kernel that just ran
-std::vector<worker *> &rt::all_workers() { return pool; }
+std::vector<worker *> &rt::all_workers() { return pool(); }
 kernel_run *rt::last_kernel() { return current; }
 
 void rt::workers_shutdown() {}

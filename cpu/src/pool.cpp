@@ -76,10 +76,11 @@ bool valid_pool(cudaMemPool_t pool) { return pool && S().all.count(pool) && !poo
 cudaError_t malloc_async(const char *fn, void **ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream,
                          const cudawb_site &at) {
     if (cudaError_t e = enter(fn)) return e;
-    if (cudaError_t e = capture_unsupported(fn, stream)) return fail(fn, e);  // no memory nodes (capture.cpp)
     std::lock_guard<std::recursive_mutex> g(S().mu);
     if (!ptr || !valid_pool(pool)) return fail(fn, cudaErrorInvalidValue);
     if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
+    cudaError_t captured;  // on a capturing stream: an alloc node of the graph (graph_nodes.cpp)
+    if (capture_malloc(fn, stream, ptr, size, &captured)) return fail(fn, captured);
     *ptr = NULL;
     if (size == 0) return cudaSuccess;
     size_t take = accounted(size);
@@ -134,8 +135,14 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream, cudawb_site) {
     const char *fn = "cudaFreeAsync";
     if (cudaError_t e = enter(fn)) return e;
     if (!devPtr) return cudaSuccess;  // not measured: as cudaFree(NULL)
-    if (cudaError_t e = capture_unsupported(fn, stream)) return fail(fn, e);  // no memory nodes (capture.cpp)
     if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
+    cudaError_t captured;  // on a capturing stream: a free node of the graph (graph_nodes.cpp)
+    if (capture_free(stream, devPtr, &captured)) return fail(fn, captured);
+    // an allocation a graph made: free until its graph's next launch, its address kept for that graph
+    switch (graph_free(devPtr)) {
+    case 0: return cudaSuccess;
+    case 1: return fail(fn, cudaErrorInvalidValue);
+    }
     {
         // not held while queueing: a flush takes the queue's lock, then (running a free) this one
         std::lock_guard<std::recursive_mutex> g(S().mu);

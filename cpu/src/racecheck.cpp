@@ -62,15 +62,32 @@ struct state {  // one worker thread's: the block it runs
     struct site_slot { const char *file; int line, id; } site_cache[64] = {};  // direct-mapped: the lines of a loop
 };
 
-std::mutex &mu = *new std::mutex;
-std::vector<state *> &states = *new std::vector<state *>;
-std::vector<std::pair<const char *, int>> &sites = *new std::vector<std::pair<const char *, int>>;
-std::map<std::pair<const char *, int>, int> &site_ids = *new std::map<std::pair<const char *, int>, int>;
+// Made on first use (a global constructor in the program may launch a kernel before this file's initialisers
+// run), never destroyed; std::mutex is constant-initialised.
+std::mutex mu;
+std::vector<state *> &states() {
+    static auto &v = *new std::vector<state *>;
+    return v;
+}
+std::vector<std::pair<const char *, int>> &sites() {
+    static auto &v = *new std::vector<std::pair<const char *, int>>;
+    return v;
+}
+std::map<std::pair<const char *, int>, int> &site_ids() {
+    static auto &v = *new std::map<std::pair<const char *, int>, int>;
+    return v;
+}
 std::atomic<uint64_t> generation{0}, serials{0};
 // what the threads that ended found (a cooperative launch runs each block on a thread of its own), until the
 // kernel's report
-std::map<pair_key, uint64_t> &retired_pairs = *new std::map<pair_key, uint64_t>;
-std::vector<hazard> &retired_first = *new std::vector<hazard>;
+std::map<pair_key, uint64_t> &retired_pairs() {
+    static auto &v = *new std::map<pair_key, uint64_t>;
+    return v;
+}
+std::vector<hazard> &retired_first() {
+    static auto &v = *new std::vector<hazard>;
+    return v;
+}
 const char *retired_kernel;
 dim3 retired_shape;
 __thread state *mine;
@@ -83,9 +100,9 @@ struct owner {  // frees the thread's state when the thread ends, keeping its fi
             retired_kernel = mine->kernel;
             retired_shape = mine->shape;
         }
-        for (auto &p : mine->pairs) retired_pairs[p.first] += p.second;
-        retired_first.insert(retired_first.end(), mine->first.begin(), mine->first.end());
-        states.erase(std::find(states.begin(), states.end(), mine));
+        for (auto &p : mine->pairs) retired_pairs()[p.first] += p.second;
+        retired_first().insert(retired_first().end(), mine->first.begin(), mine->first.end());
+        states().erase(std::find(states().begin(), states().end(), mine));
         delete mine;
         mine = nullptr;
     }
@@ -98,7 +115,7 @@ state &current() {
         mine = new state;
         (void)&owns_mine;  // its destructor runs when this thread ends
         std::lock_guard<std::mutex> g(mu);
-        states.push_back(mine);
+        states().push_back(mine);
     }
     state &s = *mine;
     worker *w = self;
@@ -123,13 +140,13 @@ int site_id(state &s, const char *file, int line) {
     if (slot.file == file && slot.line == line) return slot.id;
     auto key = std::make_pair(file, line);
     std::lock_guard<std::mutex> g(mu);
-    auto gi = site_ids.find(key);
+    auto gi = site_ids().find(key);
     int id;
-    if (gi != site_ids.end()) id = gi->second;
+    if (gi != site_ids().end()) id = gi->second;
     else {
-        id = (int)sites.size();
-        sites.push_back(key);
-        site_ids[key] = id;
+        id = (int)sites().size();
+        sites().push_back(key);
+        site_ids()[key] = id;
     }
     slot = state::site_slot{file, line, id};
     return id;
@@ -153,14 +170,14 @@ std::string where(int site, const char *kernel) {
     std::pair<const char *, int> at;
     {
         std::lock_guard<std::mutex> g(mu);
-        at = sites[(size_t)site];
+        at = sites()[(size_t)site];
     }
     return std::string(kernel) + " in " + basename_of(at.first) + ":" + std::to_string(at.second);
 }
 
 int site_line(int site) {
     std::lock_guard<std::mutex> g(mu);
-    return sites[(size_t)site].second;
+    return sites()[(size_t)site].second;
 }
 
 uint3 thread_of(int index, dim3 b) {
@@ -235,13 +252,13 @@ void race_kernel_reports() {
     dim3 bd{1, 1, 1};
     {
         std::lock_guard<std::mutex> g(mu);
-        pairs.swap(retired_pairs);
-        first.swap(retired_first);
+        pairs.swap(retired_pairs());
+        first.swap(retired_first());
         if (!pairs.empty()) {
             kernel = retired_kernel;
             bd = retired_shape;
         }
-        for (state *s : states) {
+        for (state *s : states()) {
             if (!s->pairs.empty()) {
                 kernel = s->kernel;
                 bd = s->shape;

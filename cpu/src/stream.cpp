@@ -227,6 +227,27 @@ struct host_fn_op : op {
     }
     int graph_node_type() const override { return cudaGraphNodeTypeHost; }
 };
+// for graph nodes (graph_nodes.cpp): an event record or wait, and the event's queue state
+op *new_event_op(cudaEvent_t ev) {
+    event_op *o = new event_op;
+    o->ev = ev;
+    return o;
+}
+op *new_wait_op() { return new wait_op; }
+void event_queued(cudaEvent_t ev, uint64_t seq) {
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    ev->state = 1;
+    ev->record_seq = seq;
+}
+bool event_pending(cudaEvent_t ev, uint64_t *seq) {
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    *seq = ev->record_seq;
+    return ev->state == 1;
+}
+bool event_valid(cudaEvent_t ev) {
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    return Q().events.count(ev) > 0;
+}
 op *new_host_op(cudaHostFn_t fn, void *data) {
     host_fn_op *o = new host_fn_op;
     o->fn = fn; o->cb = NULL; o->data = data;
@@ -294,12 +315,14 @@ cudaError_t cudaStreamQuery(cudaStream_t stream, cudawb_site) {
     return cudaErrorNotReady;
 }
 
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int, cudawb_site) {
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags, cudawb_site) {
     if (cudaError_t e = enter("cudaStreamWaitEvent")) return e;
     std::lock_guard<std::recursive_mutex> g(Q().mu);
     if (!valid_stream(stream) || !Q().events.count(event))
         return fail("cudaStreamWaitEvent", cudaErrorInvalidResourceHandle);
-    cudaError_t e;  // a fork or join of captured streams (capture.cpp)
+    if (flags > cudaEventWaitExternal) return fail("cudaStreamWaitEvent", cudaErrorInvalidValue);
+    cudaError_t e;  // an event wait node (cudaEventWaitExternal), or a fork or join of captured streams (capture.cpp)
+    if (flags && capture_event_node(stream, event, false, &e)) return fail("cudaStreamWaitEvent", e);
     if (capture_event_wait(stream, event, &e)) return fail("cudaStreamWaitEvent", e);
     if ((e = capture_stream_error(stream))) return fail("cudaStreamWaitEvent", e);
     if (event->state == 1) {
@@ -358,12 +381,15 @@ cudaError_t cudaEventDestroy(cudaEvent_t event, cudawb_site) {
     return cudaSuccess;
 }
 
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream, cudawb_site) {
-    if (cudaError_t e = enter("cudaEventRecord")) return e;
-    if (!valid_event(event) || !valid_stream(stream)) return fail("cudaEventRecord", cudaErrorInvalidResourceHandle);
-    cudaError_t e;  // recorded in a capture: the capture's current nodes, for streams that wait for it
-    if (capture_event_record(event, stream, &e)) return fail("cudaEventRecord", e);
-    if ((e = capture_stream_error(stream))) return fail("cudaEventRecord", e);
+static cudaError_t event_record(const char *fn, cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
+    if (cudaError_t e = enter(fn)) return e;
+    if (!valid_event(event) || !valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
+    if (flags > cudaEventRecordExternal) return fail(fn, cudaErrorInvalidValue);
+    cudaError_t e;  // an event record node (cudaEventRecordExternal, capture.cpp)
+    if (flags && capture_event_node(stream, event, true, &e)) return fail(fn, e);
+    // recorded in a capture: the capture's current nodes, for streams that wait for it
+    if (capture_event_record(event, stream, &e)) return fail(fn, e);
+    if ((e = capture_stream_error(stream))) return fail(fn, e);
     event_op *o = new event_op;
     o->ev = event;
     o->stream = stream;
@@ -371,6 +397,12 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream, cudawb_site)
     enqueue(o);
     event->record_seq = o->seq;
     return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream, cudawb_site) {
+    return event_record("cudaEventRecord", event, stream, 0);
+}
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
+    return event_record("cudaEventRecordWithFlags", event, stream, flags);
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event, cudawb_site) {

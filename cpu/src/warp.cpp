@@ -42,8 +42,13 @@ struct finding {
     const char *kernel;
     uint3 block, thread;
 };
-std::mutex &findings_mu = *new std::mutex;
-std::vector<finding> &findings = *new std::vector<finding>;
+// Made on first use (a global constructor in the program may launch a kernel before this file's initialisers
+// run), never destroyed; std::mutex is constant-initialised.
+std::mutex findings_mu;
+std::vector<finding> &findings() {
+    static auto &v = *new std::vector<finding>;
+    return v;
+}
 
 uint3 thread_of(unsigned index) {
     fiber *f = fiber_at(index);
@@ -54,7 +59,7 @@ void note(int kind, unsigned index, int lane, uintptr_t pc) {
     if (!cfg.memcheck) return;
     worker *w = self;
     std::lock_guard<std::mutex> g(findings_mu);
-    findings.push_back(finding{kind, lane, pc, w && w->k ? w->k->d->name : "kernel", blockIdx, thread_of(index)});
+    findings().push_back(finding{kind, lane, pc, w && w->k ? w->k->d->name : "kernel", blockIdx, thread_of(index)});
 }
 
 // lanes of warp wi that take no part: exited, or past the block's last thread
@@ -182,7 +187,7 @@ void warp_reports() {
     static const char *P = "========= ";
     static int printed;
     std::lock_guard<std::mutex> g(findings_mu);
-    for (const finding &f : findings) {
+    for (const finding &f : findings()) {
         memcheck_count("sync");
         if (++printed > 100) continue;
         fflush(stdout);
@@ -202,7 +207,7 @@ void warp_reports() {
         fprintf(stdout, "%s\n", P);
         fflush(stdout);
     }
-    findings.clear();
+    findings().clear();
 }
 } // namespace rt
 

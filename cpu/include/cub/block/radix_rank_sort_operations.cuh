@@ -1,0 +1,2 @@
+/* cub/block/radix_rank_sort_operations.cuh on the CPU backend: not emulated (cub/cub.cuh says what is). */
+#error "cub/block/radix_rank_sort_operations.cuh is not emulated by the CPU backend: include <cub/cub.cuh> for BlockReduce, BlockScan, WarpReduce, WarpScan, DeviceReduce and DeviceScan"

@@ -1,0 +1,2 @@
+/* cub/device/device_merge_sort.cuh on the CPU backend: not emulated (cub/cub.cuh says what is). */
+#error "cub/device/device_merge_sort.cuh is not emulated by the CPU backend: include <cub/cub.cuh> for BlockReduce, BlockScan, WarpReduce, WarpScan, DeviceReduce and DeviceScan"

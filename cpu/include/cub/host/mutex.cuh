@@ -1,0 +1,2 @@
+/* cub/host/mutex.cuh on the CPU backend: not emulated (cub/cub.cuh says what is). */
+#error "cub/host/mutex.cuh is not emulated by the CPU backend: include <cub/cub.cuh> for BlockReduce, BlockScan, WarpReduce, WarpScan, DeviceReduce and DeviceScan"

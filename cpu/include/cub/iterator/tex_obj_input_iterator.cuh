@@ -1,0 +1,2 @@
+/* cub/iterator/tex_obj_input_iterator.cuh on the CPU backend: not emulated (cub/cub.cuh says what is). */
+#error "cub/iterator/tex_obj_input_iterator.cuh is not emulated by the CPU backend: include <cub/cub.cuh> for BlockReduce, BlockScan, WarpReduce, WarpScan, DeviceReduce and DeviceScan"

@@ -1,0 +1,2 @@
+/* cub/version.cuh on the CPU backend: not emulated (cub/cub.cuh says what is). */
+#error "cub/version.cuh is not emulated by the CPU backend: include <cub/cub.cuh> for BlockReduce, BlockScan, WarpReduce, WarpScan, DeviceReduce and DeviceScan"
