@@ -25,7 +25,7 @@ for seed in "${seeds[@]}"; do
         echo "not ok - seed $seed: the kernels' results differ run in lockstep and thread by thread ($prog.diff)"
         failed=$((failed + 1))
     else
-        echo "ok - seed $seed: 12 random kernels, 4 block sizes each, the same results both ways"
+        echo "ok - seed $seed: 12 random kernels, 4 block shapes each, the same results both ways"
         passed=$((passed + 1))
     fi
 done
