@@ -283,19 +283,6 @@ void rt::run_block(worker *w, kernel_run *k, uint64_t b) {
     if (!w->err.empty()) { w->errs.push_back(std::make_pair(b, w->err)); w->err.clear(); }
 }
 
-// The order blocks run in (any order is one a GPU may use): a 2-D grid goes by bands 8 blocks wide, row after
-// row within a band, so that the blocks run one after another share what they read in both directions (a
-// tiled matrix multiply: a band's 8 columns of B stay in the cache while its rows of A go by); printf output
-// is still given in block order (flush_output). The tiled multiply at 8192, 2 workers: 125 s -> see README.
-static uint64_t block_at(const kernel_run *k, uint64_t seq) {
-    const dim3 g = k->d->grid;
-    const uint64_t band = 8;
-    if (g.z != 1 || g.y < 2 || g.x <= band) return seq;
-    uint64_t b = seq / (band * g.y), rem = seq % (band * g.y);
-    uint64_t width = std::min<uint64_t>(band, g.x - b * band);
-    return rem / width * g.x + b * band + rem % width;
-}
-
 static void work_on(worker *w, kernel_run *k) {
     w->k = k;
     blockDim = k->d->block;
@@ -304,8 +291,7 @@ static void work_on(worker *w, kernel_run *k) {
         uint64_t first = k->next.fetch_add(k->chunk);
         if (first >= k->total) break;
         uint64_t last = std::min(first + k->chunk, k->total);
-        for (uint64_t b = first; b < last && !k->fault.load(std::memory_order_relaxed); b++)
-            run_block(w, k, block_at(k, b));
+        for (uint64_t b = first; b < last && !k->fault.load(std::memory_order_relaxed); b++) run_block(w, k, b);
         if (k->fault.load(std::memory_order_relaxed)) break;
     }
 }
