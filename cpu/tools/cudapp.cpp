@@ -646,17 +646,25 @@ int main() {
         }
     }
 
-    // 3. Diagnostics pragmas around device functions (kept on their own lines, then the line number restored).
+    // 3. Diagnostics pragmas around device functions (kept on their own lines, then the line number restored),
+    // and g++'s dynamic vectorizer cost model for them alone: their lane loops (lockstep.h, lane_loop) run a
+    // number of threads known only at run time, which -O2's default model never vectorizes; the student's
+    // host code keeps the options it was given (a plain C loop beside the kernels is compiled as plain C).
     for (auto &f : fns) {
         const Token &a = toks[f.decl_start], &b = toks[f.body_close < toks.size() ? f.body_close : toks.size() - 1];
         char mark[600];
         snprintf(mark, sizeof mark, "\n# %d \"%s\"%s\n", a.line, files[a.file].c_str(),
                  file_is_system[a.file] ? " 3" : "");
+        // (#pragma GCC optimize is allowed at namespace scope only: not for a member function, or a function in
+        // a namespace, which brace depth cannot tell from a class)
+        bool top = depth_at[f.decl_start] == 0;
         edits[f.decl_start].insert_before +=
+            std::string(top ? "\n#pragma GCC push_options\n#pragma GCC optimize (\"vect-cost-model=dynamic\")" : "") +
             std::string("\n#pragma GCC diagnostic push\n#pragma GCC diagnostic ignored \"-Wsign-compare\"\n"
                         "#pragma GCC diagnostic ignored \"-Wunused-parameter\"\n"
                         "#pragma GCC diagnostic ignored \"-Wunused-function\"") + mark;
-        snprintf(mark, sizeof mark, "\n#pragma GCC diagnostic pop\n# %d \"%s\"%s\n", b.line, files[b.file].c_str(),
+        snprintf(mark, sizeof mark, "\n#pragma GCC diagnostic pop%s\n# %d \"%s\"%s\n",
+                 top ? "\n#pragma GCC pop_options" : "", b.line, files[b.file].c_str(),
                  file_is_system[b.file] ? " 3" : "");
         if (f.body_close < toks.size()) edits[f.body_close].insert_after += registration(f, barrier, warp, lanes, lockstep_flags) + mark;
     }

@@ -679,7 +679,8 @@ static void flags(int id) {
 static void refresh(const Ctx &c) { for (int id : c.chain) flags(id); }
 static int new_mask() {
     int id = next_mask++;
-    out += "\nbool " + M(id) + "[" + std::to_string(group) + "] = {}; bool " + F(id) + " = false, " + A(id) +
+    // not cleared: every lane below the group's count is written before it is read (no 1 KiB memset per block)
+    out += "\nbool " + M(id) + "[" + std::to_string(group) + "]; bool " + F(id) + " = false, " + A(id) +
            " = false; (void)" + F(id) + "; (void)" + A(id) + ";";
     return id;
 }
@@ -903,10 +904,15 @@ static void gen(const Stmt &st, Ctx c) {
         int t = new_mask(), f = st.kids.size() > 1 ? new_mask() : -1;
         std::set<std::string> used;
         names_in(st.c_b, st.c_e, used);
-        std::string code = " const bool cudawb_c = (" + rendered(st.c_b, st.c_e) + "); " + M(t) +
+        // every lane writes both masks; the condition is evaluated only for the lanes of the enclosing mask
+        // (what a lane loop computes besides is free of side effects: bindings, recomputed indices)
+        std::string in = c.m.dynamic ? M(c.m.id) + "[cudawb_l]" : "true";
+        std::string code = " const bool cudawb_c = " + in + " && (" + rendered(st.c_b, st.c_e) + "); " + M(t) +
                            "[cudawb_l] = cudawb_c;";
-        if (f >= 0) code += " " + M(f) + "[cudawb_l] = !cudawb_c;";
-        lanes(c, code, used);
+        if (f >= 0) code += " " + M(f) + "[cudawb_l] = " + in + " && !cudawb_c;";
+        Ctx all = c;
+        all.m = Mask{0, false};
+        lanes(all, code, used);
         flags(t);
         if (f >= 0) flags(f);
         for (int branch = 0; branch < (int)st.kids.size(); branch++) {
@@ -1023,7 +1029,7 @@ static std::string copy(const DeviceFn &f, bool barrier, bool warp, int *flags_o
         scopes.push_back(params);
         scopes.emplace_back();
         for (auto &s : body) classify(s);
-        if (!barrier && !has_plain_loop) {
+        if (!barrier && !has_plain_loop && !getenv("CUDAWB_LOCKSTEP_ALL")) {
             if (getenv("CUDAWB_LOCKSTEP_DEBUG")) fprintf(stderr, "cudapp: %s: no loop for all lanes\n", f.name.c_str());
             return "";
         }
