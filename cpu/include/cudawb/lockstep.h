@@ -4,6 +4,7 @@
    that the lane index and threadIdx.x grow together and g++ can vectorize. */
 #ifndef CUDAWB_LOCKSTEP_H
 #define CUDAWB_LOCKSTEP_H
+#include <string.h>
 #include <type_traits>
 #include "device.h"
 
@@ -43,10 +44,9 @@ inline bool ls_int_grid(void) {
 
 /* whether every lane of the group is in mask m, and whether any is */
 inline void ls_flags(const bool *m, int count, bool *all, bool *any) {
-    bool a = true, o = false;
-    for (int l = 0; l < count; l++) { a = a && m[l]; o = o || m[l]; }
-    *all = a && count > 0;
-    *any = o;
+    /* bools are bytes 0 and 1: memchr's vector loop finds a 0 or a 1 in a block of 1024 lanes at once */
+    *all = count > 0 && !memchr(m, 0, (size_t)count);
+    *any = count > 0 && memchr(m, 1, (size_t)count);
 }
 } // namespace cudawb
 #endif
