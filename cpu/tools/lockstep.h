@@ -205,7 +205,12 @@ static Stmt parse_stmt(size_t i, size_t e, size_t *next);
 
 static std::vector<Stmt> parse_list(size_t b, size_t e) {
     std::vector<Stmt> out;
-    for (size_t i = b; i < e;) { size_t n; out.push_back(parse_stmt(i, e, &n)); i = n; }
+    for (size_t i = b; i < e;) {
+        if (toks[i].kind == DIRECTIVE) { i++; continue; }  // a line marker or #pragma between statements
+        size_t n;
+        out.push_back(parse_stmt(i, e, &n));
+        i = n;
+    }
     return out;
 }
 
@@ -343,6 +348,9 @@ static Stmt loop_body(size_t i, size_t e, size_t *next, Stmt &loop) {
 
 static Stmt parse_stmt(size_t i, size_t e, size_t *next) {
     Stmt st;
+    // a statement may begin with line markers (a macro from a system header: `if (x) assert(y);`), or a
+    // #pragma unroll before a loop: they belong to it, not in its place
+    while (i < e && toks[i].kind == DIRECTIVE) i++;
     st.b = i;
     if (i >= e) fail();
     if (is(i, "{")) {
@@ -355,7 +363,6 @@ static Stmt parse_stmt(size_t i, size_t e, size_t *next) {
         return st;
     }
     if (is(i, ";")) { st.k = EMPTY; *next = st.e = i + 1; return st; }
-    if (toks[i].kind == DIRECTIVE) { st.k = EMPTY; *next = st.e = i + 1; return st; }  // #pragma unroll: dropped
     if (is(i, "if")) {
         if (!is(i + 1, "(")) fail();
         st.k = IF;
@@ -561,7 +568,10 @@ static std::string rendered(size_t b, size_t e, bool in_lambda = false, const st
         if (i > b) s += src.substr(toks[i - 1].pos + toks[i - 1].len, toks[i].pos - toks[i - 1].pos - toks[i - 1].len);
         const Edit &ed = edits[i];
         s += ed.insert_before;
-        if (in_lambda && is(i, "return") && is(i + 1, ";")) s += "return true";
+        if (toks[i].kind == DIRECTIVE && text(toks[i]).find('"') != std::string::npos &&
+            text(toks[i]).find("\" 3") == std::string::npos)
+            s += text(toks[i]) + " 3";  // a line marker back into the user's file: the copy's stays a system header's
+        else if (in_lambda && is(i, "return") && is(i + 1, ";")) s += "return true";
         else if (!var.empty() && toks[i].kind == IDENT && !member_pos(i) && text(toks[i]) == var) s += value;
         else if (is(i, "threadIdx") && !member_pos(i)) s += "cudawb_tid";
         else if (!ed.replace.empty()) s += ed.replace == "cudawb_tid" ? "cudawb_tid" : ed.replace;

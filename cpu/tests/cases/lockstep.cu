@@ -3,6 +3,7 @@
 // continue in loops of different lengths per thread, do-while, changed parameters, per-thread arrays,
 // device functions that read threadIdx, blocks whose rows do not fill a warp, and barriers in loops.
 // Every result is compared with the same computation on the host.
+#include <assert.h>
 #include <stdlib.h>
 #include "check.h"
 
@@ -149,6 +150,18 @@ __global__ void neighbours_early_exit(const int *in, int *out, int n)
     for (int k = 0; k < 2; k++) out[i] = s[threadIdx.x + 1 + k] - s[threadIdx.x];
 }
 
+// statements that begin or hold a macro from a system header (assert, NULL: the preprocessor puts line
+// markers there), as the body of an if without braces, in a loop all threads run
+__global__ void guarded(int *out, const int *maybe, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int k = 0; k < 2; k++) {
+        if (i % 2 == 0) assert(i % 2 == 0);
+        if (i < n && maybe != NULL) out[i] += maybe[i];
+        else if (i < n) out[i] += 1000;
+    }
+}
+
 static int host_steps(int x)
 {
     int v = x, count = 0;
@@ -259,6 +272,14 @@ int main(void)
         }
         report(early ? "neighbours_early_exit: elements that differ from the host's" : "neighbours: elements that differ from the host's", bad);
     }
+
+    for (int i = 0; i < m; i++) out[i] = 0;
+    guarded<<<(m + 127) / 128, 128>>>(out, in, m);
+    guarded<<<(m + 127) / 128, 128>>>(out, NULL, m);
+    CHECK(cudaDeviceSynchronize());
+    bad = 0;
+    for (int i = 0; i < m; i++) bad += out[i] != 2 * in[i] + 2000;
+    report("guarded: elements that differ from the host's", bad);
 
     long long *sum;
     CHECK(cudaMallocManaged(&sum, sizeof(long long)));
