@@ -61,7 +61,6 @@ struct Fail {};
 
 static std::vector<Var> vars;
 static std::vector<std::vector<int>> scopes;   // visible variables, innermost last
-static std::set<std::string> all_names;        // every name declared in the body or as a parameter
 static size_t body_b, body_e;
 static bool has_return, has_sync, has_plain_loop;
 static std::set<std::string> tid_users;         // device functions that read threadIdx (directly or not)
@@ -304,7 +303,6 @@ static void parse_decl(size_t b, size_t s, Stmt &st) {
         vars.push_back(v);
         scopes.back().push_back(v.id);
         st.vars.push_back(v.id);
-        all_names.insert(v.name);
         if (k < s && is(k, ",")) { k++; continue; }
         if (k != s) fail();
         break;
@@ -991,11 +989,11 @@ static void gen(const Stmt &st, Ctx c) {
 }
 
 // Builds the lockstep copy of kernel f, or returns "" when the kernel keeps only its original body.
-// block_group: out-parameter, whether its lane group is the whole block (no barriers).
+// *flags_out: the launch flags the copy needs (launch_lockstep, and launch_lockstep_block for a block group).
 static std::string copy(const DeviceFn &f, bool barrier, bool warp, int *flags_out) {
     *flags_out = 0;
     if (!f.global || f.name.empty() || warp || f.body_close >= toks.size()) return "";
-    vars.clear(); scopes.clear(); all_names.clear(); out.clear();
+    vars.clear(); scopes.clear(); out.clear();
     has_return = has_sync = has_plain_loop = false;
     next_mask = 0;
     body_b = f.body_open + 1;
@@ -1023,8 +1021,7 @@ static std::string copy(const DeviceFn &f, bool barrier, bool warp, int *flags_o
                 v.id = (int)vars.size();
                 vars.push_back(v);
                 scopes.back().push_back(v.id);
-                all_names.insert(v.name);
-            }
+                    }
         }
         for (size_t k = body_b; k < body_e; k++)
             if (toks[k].kind == IDENT && is(k + 1, "(") && sync_users.count(text(toks[k]))) fail();
@@ -1039,7 +1036,7 @@ static std::string copy(const DeviceFn &f, bool barrier, bool warp, int *flags_o
         scopes.push_back(params);
         scopes.emplace_back();
         for (auto &s : body) classify(s);
-        if (!barrier && !has_plain_loop && !getenv("CUDAWB_LOCKSTEP_ALL")) {
+        if (!barrier && !has_plain_loop) {
             if (getenv("CUDAWB_LOCKSTEP_DEBUG")) fprintf(stderr, "cudapp: %s: no loop for all lanes\n", f.name.c_str());
             return "";
         }
