@@ -6,6 +6,8 @@
 # junit.xml}; prints each student's total.
 #   grade-class.sh CLASS_DIR [LESSON] [--jobs N] [--out DIR] [--force] [--backend B] [--unsafe]
 #                  [--scheduler local|slurm] [--chunk N]
+#   grade-class.sh --upload DIR [LESSON] ...   one course platform's upload (grader/course/upload.sh): DIR
+#                  alone is the class; not lesson-shaped, it is read for the lessons' files by their names
 # --scheduler slurm: the gradings are a Slurm job array (grader/class/slurm-submit.sh: CHUNK students a task,
 # at most JOBS tasks at once), and a job that waits for them writes the outputs (merge.sh).
 # Students' code runs in the sandbox (grader/lib/sandbox.sh); where there is none, grading a class is
@@ -22,7 +24,7 @@ export WB_ROOT
 # shellcheck source=grader/lib/backend.sh
 . "$WB_ROOT/grader/lib/backend.sh"
 cls=$WB_ROOT/grader/class
-unsafe=0 jobs="" out="" force=0 backend=${BACKEND:-auto} scheduler=local chunk=1 args=()
+unsafe=0 jobs="" out="" force=0 upload="" backend=${BACKEND:-auto} scheduler=local chunk=1 args=()
 while [ $# -gt 0 ]; do
   case $1 in
     --unsafe) unsafe=1; shift ;;
@@ -32,10 +34,13 @@ while [ $# -gt 0 ]; do
     --backend) backend=$2; shift 2 ;;
     --scheduler) scheduler=$2; shift 2 ;;
     --chunk) chunk=$2; shift 2 ;;
+    --upload) upload=$2; shift 2 ;;
     *) args+=("$1"); shift ;;
   esac
 done
 set -- "${args[@]}"
+# An upload is graded alone: its folder is the one entry, in the class of its parent folder.
+[ -z "$upload" ] || { [ -d "$upload" ] && set -- "$(dirname "$upload")" "$@"; }
 if [ $# -lt 1 ] || [ ! -d "$1" ]; then
   echo "usage: make grade CLASS=DIR [LESSON=N] [JOBS=N] [OUT=DIR] [FORCE=1] [UNSAFE=1]   (DIR/STUDENT, STUDENT.zip, ...)" >&2
   exit 2
@@ -106,7 +111,7 @@ fi
 # shellcheck disable=SC2086 # ids are words
 "$cls/steps.sh" "$WB_BACKEND" $ids >"$out/steps.tsv"
 export WB_CLASS_IDS=${ids//$'\n'/ } WB_CLASS_BACKEND=$WB_BACKEND WB_CLASS_WORK=$work WB_CLASS_PARENT=$parent \
-  WB_CLASS_FORCE=$force
+  WB_CLASS_FORCE=$force WB_CLASS_UPLOAD=${upload:+1}
 # shellcheck disable=SC2086 # ids are words
 WB_CLASS_GRADER_HASH=$("$cls/hashes.sh" grader "$WB_BACKEND" $ids)
 export WB_CLASS_GRADER_HASH
@@ -117,7 +122,8 @@ while IFS= read -r -d '' e; do
   base=${e##*/}
   safe=$(printf '%s' "${base%%.*}" | LC_ALL=C tr -c 'A-Za-z0-9_-' '_' | cut -c 1-40)
   entries+=("$e") folders+=("${safe/#-/_}-$(printf '%s' "$base" | sha256sum | cut -c 1-8)")
-done < <(find "$class" -mindepth 1 -maxdepth 1 ! -name '.*' -print0 | LC_ALL=C sort -z)
+done < <(if [ -n "$upload" ]; then printf '%s/%s\0' "$class" "$(basename "$upload")"; else
+  find "$class" -mindepth 1 -maxdepth 1 ! -name '.*' -print0 | LC_ALL=C sort -z; fi)
 total=${#entries[@]}
 [ "$total" -gt 0 ] || { echo "error: $class holds no student" >&2; exit 2; }
 # The students, for the gradings and merge.sh: FOLDER NUL ENTRY NUL each (a name may hold any byte but NUL).

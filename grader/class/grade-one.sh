@@ -12,7 +12,8 @@
 #   grade-one.sh ENTRY RUN FOLDER [LESSON]   (LESSON as check.sh takes it; none: every lesson)
 # Environment: WB_CLASS_IDS (the lesson ids graded), WB_CLASS_BACKEND (gpu or cpu), WB_CLASS_GRADER_HASH
 # (hashes.sh grader), WB_CLASS_WORK (the run's work area), WB_CLASS_PARENT (where earlier runs are),
-# WB_CLASS_FORCE=1 (grade again even when unchanged).
+# WB_CLASS_FORCE=1 (grade again even when unchanged), WB_CLASS_UPLOAD=1 (the entry is a course platform's
+# upload: a folder not lesson-shaped is read for the lessons' files by name).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 entry=$1 run=$2 folder=$3
@@ -27,7 +28,15 @@ done
 printf '%s' "$name" >"$out/name"
 printf '%s' "$base" >"$out/entry"
 
-if ! root=$("$here/unpack.sh" "$entry" "$work/submission" 2>"$out/reason"); then
+wanted=()
+if [ -n "${WB_CLASS_UPLOAD:-}" ]; then
+  # shellcheck source=grader/lib/lessons.sh
+  . "$here/../lib/lessons.sh"
+  for id in $WB_CLASS_IDS; do
+    for f in $(lesson_sources "$id"); do wanted+=("$id/$f"); done
+  done
+fi
+if ! root=$("$here/unpack.sh" "$entry" "$work/submission" "${wanted[@]}" 2>"$out/reason"); then
   echo not-graded >"$out/state"
   [ -s "$out/reason" ] || echo "could not be unpacked" >"$out/reason"
   head -n 1 "$out/reason" | tr -d '\r' >"$out/reason.tmp" && mv "$out/reason.tmp" "$out/reason"

@@ -36,21 +36,6 @@ AWK
 [ -d "$sub" ] || fail "the submission $sub is not a folder"
 if [ -n "$lesson" ]; then ids=$(lesson_resolve "$lesson" 2>/dev/null) || fail "there is no lesson $lesson"; else ids=$(lesson_ids); fi
 
-# The class of one: the upload as it is when lesson-shaped, else its loose files put in their folders.
-entry=$work/class/submission
-mkdir -p "$work/class"
-if find "$sub" -mindepth 1 -maxdepth 2 -type d -name '[0-9][0-9]-*' ! -path '*/.git/*' | grep -q .; then
-  cp -R "$sub" "$entry"
-else
-  mkdir -p "$entry"
-  for id in $ids; do
-    for f in $(lesson_sources "$id"); do
-      found=$(find "$sub" -name .git -prune -o -type f -name "$f" -printf '%d %p\n' | LC_ALL=C sort -n | head -n 1 | cut -d ' ' -f 2-)
-      [ -z "$found" ] || { mkdir -p "$entry/$id" && cp "$found" "$entry/$id/$f"; }
-    done
-  done
-fi
-
 unsafe=()
 # shellcheck source=grader/lib/sandbox.sh
 if ! (. "$WB_ROOT/grader/lib/sandbox.sh" && sandbox_available); then
@@ -58,7 +43,9 @@ if ! (. "$WB_ROOT/grader/lib/sandbox.sh" && sandbox_available); then
   unsafe=(--unsafe)
 fi
 # shellcheck disable=SC2086 # ids are words
-if ! "$WB_ROOT/grader/grade-class.sh" "$work/class" ${lesson:+"$lesson"} --jobs 1 --out "$work/run" "${unsafe[@]}" 2>"$work/err"; then
+# The class of one: the upload, read inside the sandbox like any class entry (grader/class/unpack.sh, with
+# its limits), lesson-shaped as it is, else its loose files put in their lessons' folders by name.
+if ! "$WB_ROOT/grader/grade-class.sh" --upload "$sub" ${lesson:+"$lesson"} --jobs 1 --force --out "$work/run" "${unsafe[@]}" 2>"$work/err"; then
   cat "$work/err" >&2
   fail "make grade stopped: $(grep -v '^\[' "$work/err" | tail -n 2 | tr '\n' ' ')"
 fi
