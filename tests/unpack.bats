@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# grader/class/unpack.sh on git repositories that point elsewhere on the grader's disk.
+# grader/class/unpack.sh on entries that attack the grading itself: git repositories that point elsewhere on the
+# grader's disk or name commands of their own, and archives whose listing lies about their size.
 
 setup() {
   load lib/helpers
@@ -44,4 +45,67 @@ setup() {
   run "$WB_ROOT/grader/class/unpack.sh" "$d/b.git" "$d/o2"
   assert_failure
   assert_output --partial "objects/info is a link"
+}
+
+# The attacks on the grading itself (tests/hostile/class/make-entry.sh builds each at test time).
+make_entry() { "$WB_ROOT/tests/hostile/class/make-entry.sh" "$@"; }
+
+@test "a bare repository that says it is a partial clone runs none of its commands: nothing is fetched" {
+  local d=$BATS_TEST_TMPDIR e
+  for e in lazy.git lazy; do # the second: a plain folder that declares itself a bare repository
+    make_entry lazy-fetch "$d/$e" "$d/MARK"
+    # The attack is real: git, asked for the missing blob the plain way, runs the student's command.
+    (cd "$d" && git --git-dir="$d/$e" cat-file -p HEAD:01-allocation/alloc.cu) >/dev/null 2>&1 || true
+    assert_file_exists "$d/MARK"
+    rm -f "$d/MARK"
+    run "$WB_ROOT/grader/class/unpack.sh" "$d/$e" "$d/out-$e"
+    assert_failure
+    assert_output --regexp '^a bare repository with a missing object: [0-9a-f]{40} \(01-allocation/alloc.cu\)$'
+    assert_file_not_exists "$d/MARK"
+    assert_file_not_exists /tmp/MARK
+    assert_equal "$(find "$d/out-$e" -mindepth 1 | wc -l)" 0
+  done
+}
+
+@test "a .tar.gz whose owner name holds a space is counted as written: 60 MiB of zeros is too big" {
+  local d=$BATS_TEST_TMPDIR
+  make_entry owner-space "$d/bomb.tgz"
+  # GNU tar's verbose listing shifts its size column by the owner's space: a listing would read 0 bytes.
+  run tar -tvzf "$d/bomb.tgz"
+  assert_output --partial "a b/c d"
+  run "$WB_ROOT/grader/class/unpack.sh" "$d/bomb.tgz" "$d/out"
+  assert_failure
+  assert_output "too big: more than 50 MiB unpacked"
+  assert_equal "$(find "$d/out" -mindepth 1 | wc -l)" 0
+  # A lower limit stops it sooner, and a file-size limit stands behind the count.
+  WB_CLASS_MAX_MB=1 run "$WB_ROOT/grader/class/unpack.sh" "$d/bomb.tgz" "$d/out"
+  assert_output "too big: more than 1 MiB unpacked"
+}
+
+@test "a repository of 10 KiB whose HEAD lists 10^10 files ends at its limit of files, or of time" {
+  local d=$BATS_TEST_TMPDIR t0=$SECONDS
+  make_entry tree-bomb "$d/tree.git"
+  run "$WB_ROOT/grader/class/unpack.sh" "$d/tree.git" "$d/out"
+  assert_failure
+  assert_output "too many files and folders: more than 2000"
+  # With no limit on files, the time limit ends it.
+  WB_CLASS_MAX_FILES=100000000000 WB_CLASS_UNPACK_SECONDS=2 run "$WB_ROOT/grader/class/unpack.sh" "$d/tree.git" "$d/out"
+  assert_failure
+  assert_output "took too long to unpack: more than 2 s"
+  [ $((SECONDS - t0)) -lt 30 ] || fail "the two refusals took $((SECONDS - t0)) s"
+  assert_equal "$(find "$d/out" -mindepth 1 | wc -l)" 0
+}
+
+@test "a zip of 3000 files is refused at the 2001st written; a zip's symbolic link is refused" {
+  local d=$BATS_TEST_TMPDIR
+  command -v zip >/dev/null 2>&1 || skip "zip is not installed"
+  make_entry many-entries "$d/many.zip"
+  run "$WB_ROOT/grader/class/unpack.sh" "$d/many.zip" "$d/out"
+  assert_failure
+  assert_output "too many files and folders: more than 2000"
+  make_entry zip-link "$d/link.zip"
+  run "$WB_ROOT/grader/class/unpack.sh" "$d/link.zip" "$d/out"
+  assert_failure
+  assert_output "unsafe entry (a link, device or other special file): 01-allocation/alloc.cu"
+  assert_equal "$(find "$d/out" -mindepth 1 | wc -l)" 0
 }

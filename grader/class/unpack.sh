@@ -39,8 +39,9 @@ case $entry in
     else kind=""
     fi ;;
 esac
-[ -n "$kind" ] && { [ "$kind" = git ] || [ "$kind" = upload ] || [ "$kind" = folder ] || [ -f "$entry" ]; } ||
+if [ -z "$kind" ] || { [ "$kind" != git ] && [ "$kind" != upload ] && [ "$kind" != folder ] && [ ! -f "$entry" ]; }; then
   refuse "not a folder, .tar, .tar.gz, .tgz, .zip or git repository"
+fi
 
 # The reader, in the sandbox where there is one. As root, the sandbox's user namespace maps its uid to the
 # grader's (WB_SANDBOX_AS_NOBODY=0): the entry may be a folder nobody cannot read (an instructor's 700

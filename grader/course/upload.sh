@@ -34,7 +34,7 @@ AWK
   exit 0
 }
 [ -d "$sub" ] || fail "the submission $sub is not a folder"
-if [ -n "$lesson" ]; then ids=$(lesson_resolve "$lesson" 2>/dev/null) || fail "there is no lesson $lesson"; else ids=$(lesson_ids); fi
+[ -z "$lesson" ] || lesson_resolve "$lesson" >/dev/null 2>&1 || fail "there is no lesson $lesson"
 
 unsafe=()
 # shellcheck source=grader/lib/sandbox.sh

@@ -56,7 +56,7 @@ PY
     git init -q --bare "$path"
     empty=$(git --git-dir="$path" hash-object -w --stdin </dev/null)
     t=$(for i in 0 1 2 3 4 5 6 7 8 9; do printf '100644 blob %s\tf%s\n' "$empty" "$i"; done | git --git-dir="$path" mktree)
-    for level in 1 2 3 4 5 6 7 8 9; do
+    for _ in 1 2 3 4 5 6 7 8 9; do
       t=$(for i in 0 1 2 3 4 5 6 7 8 9; do printf '040000 tree %s\td%s\n' "$t" "$i"; done | git --git-dir="$path" mktree)
     done
     t=$(printf '040000 tree %s\t01-allocation\n' "$t" | git --git-dir="$path" mktree)
