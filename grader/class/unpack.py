@@ -176,13 +176,17 @@ def read_folder(source, w):
 
 
 def lesson_shaped(source):
-    """A folder holding NN-slug/ folders, at its top or one folder down."""
+    """A folder holding NN-slug/ folders, at its top or one folder down (nothing deeper is read)."""
     shaped = re.compile(r"[0-9][0-9]-")
-    for parts, e in walk(source):
-        if len(parts) > 2:
-            continue
-        if shaped.match(e.name) and e.is_dir(follow_symlinks=False):
+    with os.scandir(source) as top:
+        folders = [e for e in top if e.is_dir(follow_symlinks=False) and e.name != ".git"]
+    for e in folders:
+        if shaped.match(e.name):
             return True
+    for e in folders:
+        with os.scandir(e.path) as inner:
+            if any(shaped.match(i.name) and i.is_dir(follow_symlinks=False) for i in inner):
+                return True
     return False
 
 
