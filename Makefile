@@ -16,6 +16,7 @@ SCHEDULER ?=
 CHUNK ?=
 BENCH ?=
 N ?=
+AGAINST ?=
 export BACKEND
 
 .DEFAULT_GOAL := help
@@ -55,9 +56,9 @@ dist: ## instructors: the student release (no solutions/ or variants, a GitHub w
 test: ## the workbook's own tests (graders, solutions, variants, backends, book)
 	@tests/run.sh
 
-bench: ## ratios measured in one run: the CPU backend's speed (cpu/bench/), the trace's and grading's cost (grader/bench/); BENCH=class [N=100]: make grade's throughput, JOBS=2 against JOBS=1
+bench: ## ratios measured in one run: the CPU backend's speed (cpu/bench/), the trace's and grading's cost (grader/bench/); BENCH=class [N=100]: make grade's throughput, JOBS=2 against JOBS=1 (AGAINST=REV: this tree against REV)
 ifeq ($(BENCH),class)
-	@grader/bench/class.sh $(or $(N),100) $(LESSON)
+	@AGAINST="$(AGAINST)" grader/bench/class.sh $(or $(N),100) $(LESSON)
 else
 	@$(MAKE) -s -C cpu bench
 	@grader/bench/run.sh $(LESSON)

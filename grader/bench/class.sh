@@ -5,6 +5,9 @@
 # (FORCE=1, separate run folders): each run's wall time, submissions and lesson gradings per minute, and the
 # speed-up of JOBS=2 over JOBS=1.
 #   class.sh [N] [LESSON]   (default N=100, every lesson; BACKEND as for make grade)
+# AGAINST=REV instead compares this workbook with the one at git revision REV (its committed files, sharing
+# this one's build/): the same class graded by each in turn, twice (REV, this, REV, this), JOBS as make grade
+# chooses, and this one's wall time over REV's.
 # A full run is long (N x lessons x two runs: hours at the default on two cores); the numbers are only as
 # quiet as the machine is.
 set -euo pipefail
@@ -33,14 +36,39 @@ lessons=$(wc -w <<<"$ids")
 unsafe=()
 # shellcheck source=grader/lib/sandbox.sh
 (. "$WB_ROOT/grader/lib/sandbox.sh" && sandbox_available) || unsafe=(--unsafe)
+# grade_with ROOT JOBS OUT LOG: the class graded by the workbook at ROOT; prints the wall time in ms.
+grade_with() {
+  local start
+  start=$(date +%s%N)
+  WB_BUILD=$WB_ROOT/build "$1/grader/grade-class.sh" "$work/class" ${lesson:+"$lesson"} ${2:+--jobs "$2"} --force --out "$3" \
+    "${unsafe[@]}" >"$4" 2>&1 || { echo "error: make grade ($1) failed:" >&2; tail -n 5 "$4" >&2; exit 1; }
+  echo $((($(date +%s%N) - start) / 1000000))
+}
+if [ -n "${AGAINST:-}" ]; then
+  git -C "$WB_ROOT" rev-parse --verify -q "$AGAINST^{commit}" >/dev/null || { echo "error: AGAINST=$AGAINST is not a commit here" >&2; exit 2; }
+  mkdir -p "$work/against" && git -C "$WB_ROOT" archive "$AGAINST" | tar -x -C "$work/against"
+  echo "make grade, $n submissions x $lessons lesson(s), on $(nproc) cores: $AGAINST ($(git -C "$WB_ROOT" rev-parse --short "$AGAINST")) against this working tree"
+  printf '%-8s %-12s %10s\n' round workbook "wall s"
+  old=0 new=0
+  for round in 1 2; do
+    ms=$(grade_with "$work/against" "" "$work/old-$round/run" "$work/old-$round.log")
+    printf '%-8s %-12s %10.1f\n' "$round" "$AGAINST" "$(awk -v m="$ms" 'BEGIN { print m / 1000 }')"
+    old=$((old + ms))
+    ms=$(grade_with "$WB_ROOT" "" "$work/new-$round/run" "$work/new-$round.log")
+    printf '%-8s %-12s %10.1f\n' "$round" "this" "$(awk -v m="$ms" 'BEGIN { print m / 1000 }')"
+    new=$((new + ms))
+  done
+  # The same verdicts from both: the gradebooks, less the folder column (its hash's length may differ).
+  cmp -s <(cut -d, -f1-3 "$work/old-1/run/gradebook.csv") <(cut -d, -f1-3 "$work/new-1/run/gradebook.csv") ||
+    echo "note: the two workbooks' totals differ (gradebook.csv)"
+  awk -v a="$old" -v b="$new" 'BEGIN { printf "this working tree takes %.3f of the time %s takes (%.1f s against %.1f s)\n", b / a, ENVIRON["AGAINST"], b / 1000, a / 1000 }'
+  exit 0
+fi
 echo "make grade's throughput: $n submissions x $lessons lesson(s), on $(nproc) cores"
 printf '%-6s %10s %16s %20s\n' JOBS "wall s" "submissions/min" "lesson gradings/min"
 declare -A wall=()
 for jobs in 1 2; do
-  start=$(date +%s%N)
-  "$WB_ROOT/grader/grade-class.sh" "$work/class" ${lesson:+"$lesson"} --jobs "$jobs" --force --out "$work/runs-$jobs/run" \
-    "${unsafe[@]}" >"$work/jobs-$jobs.log" 2>&1 || { echo "error: make grade failed with JOBS=$jobs:" >&2; tail -n 5 "$work/jobs-$jobs.log" >&2; exit 1; }
-  wall[$jobs]=$((($(date +%s%N) - start) / 1000000))
+  wall[$jobs]=$(grade_with "$WB_ROOT" "$jobs" "$work/runs-$jobs/run" "$work/jobs-$jobs.log")
   awk -v j="$jobs" -v ms="${wall[$jobs]}" -v n="$n" -v l="$lessons" \
     'BEGIN { printf "%-6d %10.1f %16.2f %20.2f\n", j, ms / 1000, n * 60000 / ms, n * l * 60000 / ms }'
 done
