@@ -9,25 +9,30 @@
 #               that the results beside it are complete)
 #   results/    check.sh's NN-slug.tsv files;  report.txt  what check.sh printed
 #   log         one line: how these results were made ("graded", "reused from RUN/FOLDER")
-#   grade-one.sh ENTRY RUN FOLDER [LESSON]   (LESSON as check.sh takes it; none: every lesson)
+#   grade-one.sh [--refuse REASON] ENTRY RUN FOLDER [LESSON]   (LESSON as check.sh takes it; none: every
+#                lesson; --refuse: not graded, for REASON)
+# A FOLDER that has a state already (refused by grade-class.sh before the gradings) is left as it is.
 # Environment: WB_CLASS_IDS (the lesson ids graded), WB_CLASS_BACKEND (gpu or cpu), WB_CLASS_GRADER_HASH
 # (hashes.sh grader), WB_CLASS_WORK (the run's work area), WB_CLASS_PARENT (where earlier runs are),
 # WB_CLASS_FORCE=1 (grade again even when unchanged).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=grader/class/names.sh
+. "$here/names.sh"
+refuse=""
+[ "$1" != --refuse ] || { refuse=$2; shift 2; }
 entry=$1 run=$2 folder=$3
 shift 3
 out=$run/$folder work=$WB_CLASS_WORK/$folder
+[ ! -e "$out/state" ] || exit 0
 mkdir -p "$out" "$work"
 base=${entry##*/}
-name=$base
-for ext in .tar.gz .tgz .tar .zip .git; do
-  case $name in *"$ext") [ "$name" = "$ext" ] || name=${name%"$ext"}; break ;; esac
-done
+name=$(student_name "$base")
 printf '%s' "$name" >"$out/name"
 printf '%s' "$base" >"$out/entry"
 
-if ! root=$("$here/unpack.sh" "$entry" "$work/submission" 2>"$out/reason"); then
+# not_graded: the folder says why not (the first line of $out/reason), and the grading ends.
+not_graded() {
   echo not-graded >"$out/state"
   [ -s "$out/reason" ] || echo "could not be unpacked" >"$out/reason"
   head -n 1 "$out/reason" | tr -d '\r' >"$out/reason.tmp" && mv "$out/reason.tmp" "$out/reason"
@@ -35,7 +40,9 @@ if ! root=$("$here/unpack.sh" "$entry" "$work/submission" 2>"$out/reason"); then
   echo "not graded: $(cat "$out/reason")" >"$out/log"
   rm -rf "$work"
   exit 0
-fi
+}
+[ -z "$refuse" ] || { printf '%s\n' "$refuse" >"$out/reason"; not_graded; }
+root=$("$here/unpack.sh" "$entry" "$work/submission" 2>"$out/reason") || not_graded
 root=${root%/}
 # shellcheck disable=SC2086 # ids are words
 hash=$("$here/hashes.sh" submission "$root" $WB_CLASS_IDS)
