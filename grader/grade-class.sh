@@ -4,14 +4,15 @@
 # folder (default build/class/YYYYmmdd-HHMMSS/, build/class/latest its link; earlier runs are kept):
 # gradebook.csv, scores.csv, class.html, run.log, and per student FOLDER/{report.txt,results.json,
 # junit.xml}; prints each student's total.
-#   grade-class.sh CLASS_DIR [LESSON] [--jobs N] [--out DIR] [--force] [--backend B] [--unsafe]
+#   grade-class.sh CLASS_DIR [LESSON] [--jobs N] [--out DIR] [--force | --no-reuse] [--backend B] [--unsafe]
 #                  [--scheduler local|slurm] [--chunk N]
 # --scheduler slurm: the gradings are a Slurm job array (grader/class/slurm-submit.sh: CHUNK students a task,
 # at most JOBS tasks at once), and a job that waits for them writes the outputs (merge.sh).
 # Students' code runs in the sandbox (grader/lib/sandbox.sh); where there is none, grading a class is
 # refused unless --unsafe says that its code may read and write whatever the grader can. A student whose
 # submission and grader are unchanged since an earlier run (same parent folder) is not graded again, but
-# copied, unless --force.
+# copied, when that result's seal verifies (grader/class/seal.py: an HMAC keyed with WB_CLASS_KEY, default
+# $WB_BUILD/keys/results.key, made on first use); --force (or --no-reuse) grades everyone.
 # Two entries that give one student name (alice/ and alice.zip) or one folder are both refused, loudly.
 set -euo pipefail
 WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -27,7 +28,7 @@ unsafe=0 jobs="" out="" force=0 backend=${BACKEND:-auto} scheduler=local chunk=1
 while [ $# -gt 0 ]; do
   case $1 in
     --unsafe) unsafe=1; shift ;;
-    --force) force=1; shift ;;
+    --force | --no-reuse) force=1; shift ;;
     --jobs) jobs=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --backend) backend=$2; shift 2 ;;
@@ -55,6 +56,12 @@ fi
 class=$(cd "$1" && pwd)
 if [ -n "${2:-}" ]; then ids=$(lesson_resolve "$2") || exit 2; else ids=$(lesson_ids); fi
 "$WB_ROOT/grader/setup.sh" --quiet || exit 2
+# The key that seals each result (grade-one.sh), on the instructor's machine, outside every class and run:
+# student programs run in the sandbox, which does not show it. With Slurm the nodes share build/.
+[ -x /usr/bin/python3 ] || { echo "error: make grade needs Debian's python3 to seal results (sudo apt-get install -y python3)" >&2; exit 2; }
+WB_CLASS_KEY=${WB_CLASS_KEY:-$WB_BUILD/keys/results.key}
+/usr/bin/python3 -I "$cls/seal.py" key "$WB_CLASS_KEY" || { echo "error: no key to seal the results with" >&2; exit 2; }
+export WB_CLASS_KEY
 
 # The backend is chosen, and what every grading shares built, once, before the gradings run in parallel.
 # With Slurm and BACKEND=gpu the GPUs are the compute nodes', not this machine's: each task asks for one, and

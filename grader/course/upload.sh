@@ -57,8 +57,10 @@ if ! (. "$WB_ROOT/grader/lib/sandbox.sh" && sandbox_available); then
   echo "note: no sandbox here: the student's code runs with the grader's rights (the platform's container is the only wall)"
   unsafe=(--unsafe)
 fi
+# --no-reuse: an upload is always graded; nothing is ever taken as an earlier result (the upload may carry
+# files named like one).
 # shellcheck disable=SC2086 # ids are words
-if ! "$WB_ROOT/grader/grade-class.sh" "$work/class" ${lesson:+"$lesson"} --jobs 1 --out "$work/run" "${unsafe[@]}" 2>"$work/err"; then
+if ! "$WB_ROOT/grader/grade-class.sh" "$work/class" ${lesson:+"$lesson"} --jobs 1 --no-reuse --out "$work/run" "${unsafe[@]}" 2>"$work/err"; then
   cat "$work/err" >&2
   fail "make grade stopped: $(grep -v '^\[' "$work/err" | tail -n 2 | tr '\n' ' ')"
 fi
