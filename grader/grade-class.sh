@@ -4,7 +4,7 @@
 # folder (default build/class/YYYYmmdd-HHMMSS/, build/class/latest its link; earlier runs are kept):
 # gradebook.csv, scores.csv, class.html, run.log, and per student FOLDER/{report.txt,results.json,
 # junit.xml}; prints each student's total.
-#   grade-class.sh CLASS_DIR [LESSON] [--jobs N] [--out DIR] [--force] [--backend B] [--unsafe]
+#   grade-class.sh CLASS_DIR [LESSON] [--jobs N] [--out DIR] [--force | --no-reuse] [--backend B] [--unsafe]
 #                  [--scheduler local|slurm] [--chunk N]
 #   grade-class.sh --upload DIR [LESSON] ...   one course platform's upload (grader/course/upload.sh): DIR
 #                  alone is the class; not lesson-shaped, it is read for the lessons' files by their names
@@ -13,7 +13,9 @@
 # Students' code runs in the sandbox (grader/lib/sandbox.sh); where there is none, grading a class is
 # refused unless --unsafe says that its code may read and write whatever the grader can. A student whose
 # submission and grader are unchanged since an earlier run (same parent folder) is not graded again, but
-# copied, unless --force.
+# copied, when that result's seal verifies (grader/class/seal.py: an HMAC keyed with WB_CLASS_KEY, default
+# $WB_BUILD/keys/results.key, made on first use); --force (or --no-reuse) grades everyone.
+# Two entries that give one student name (alice/ and alice.zip) or one folder are both refused, loudly.
 set -euo pipefail
 WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export WB_ROOT
@@ -28,7 +30,7 @@ unsafe=0 jobs="" out="" force=0 upload="" backend=${BACKEND:-auto} scheduler=loc
 while [ $# -gt 0 ]; do
   case $1 in
     --unsafe) unsafe=1; shift ;;
-    --force) force=1; shift ;;
+    --force | --no-reuse) force=1; shift ;;
     --jobs) jobs=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --backend) backend=$2; shift 2 ;;
@@ -59,6 +61,12 @@ fi
 class=$(cd "$1" && pwd)
 if [ -n "${2:-}" ]; then ids=$(lesson_resolve "$2") || exit 2; else ids=$(lesson_ids); fi
 "$WB_ROOT/grader/setup.sh" --quiet || exit 2
+# The key that seals each result (grade-one.sh), on the instructor's machine, outside every class and run:
+# student programs run in the sandbox, which does not show it. With Slurm the nodes share build/.
+[ -x /usr/bin/python3 ] || { echo "error: make grade needs Debian's python3 to seal results (sudo apt-get install -y python3)" >&2; exit 2; }
+WB_CLASS_KEY=${WB_CLASS_KEY:-$WB_BUILD/keys/results.key}
+/usr/bin/python3 -I "$cls/seal.py" key "$WB_CLASS_KEY" || { echo "error: no key to seal the results with" >&2; exit 2; }
+export WB_CLASS_KEY
 
 # The backend is chosen, and what every grading shares built, once, before the gradings run in parallel.
 # With Slurm and BACKEND=gpu the GPUs are the compute nodes', not this machine's: each task asks for one, and
@@ -116,25 +124,59 @@ export WB_CLASS_IDS=${ids//$'\n'/ } WB_CLASS_BACKEND=$WB_BACKEND WB_CLASS_WORK=$
 WB_CLASS_GRADER_HASH=$("$cls/hashes.sh" grader "$WB_BACKEND" $ids)
 export WB_CLASS_GRADER_HASH
 
-# One student per entry (hidden ones aside); its folder: the name made safe, and a hash of the entry's.
-entries=() folders=()
+# One student per entry (hidden ones aside); its folder: the name made safe, and the sha256 of the entry's
+# name (grader/class/names.sh).
+# shellcheck source=grader/class/names.sh
+. "$cls/names.sh"
+# shellcheck source=grader/class/progress.sh
+. "$cls/progress.sh"
+entries=() names=() folders=()
 while IFS= read -r -d '' e; do
-  base=${e##*/}
-  safe=$(printf '%s' "${base%%.*}" | LC_ALL=C tr -c 'A-Za-z0-9_-' '_' | cut -c 1-40)
-  entries+=("$e") folders+=("${safe/#-/_}-$(printf '%s' "$base" | sha256sum | cut -c 1-8)")
+  entries+=("$e") names+=("$(student_name "${e##*/}")") folders+=("$(student_folder "${e##*/}")")
 done < <(if [ -n "$upload" ]; then printf '%s/%s\0' "$class" "$(basename "$upload")"; else
   find "$class" -mindepth 1 -maxdepth 1 ! -name '.*' -print0 | LC_ALL=C sort -z; fi)
 total=${#entries[@]}
 [ "$total" -gt 0 ] || { echo "error: $class holds no student" >&2; exit 2; }
+# Two entries that give one student name (alice/, alice.zip and alice.tgz are all "alice"), or one folder:
+# neither is graded over the other (one would overwrite the other's results, the gradebook keep one row).
+# Each is refused, its row says which other entry is in the way, and so does stderr. Entries that give one
+# folder (the whole sha256 of two names alike) get folders of their own, -refused-N.
+declare -A by_name=() by_folder=()
+for i in "${!entries[@]}"; do by_name[${names[i]}]+=" $i" by_folder[${folders[i]}]+=" $i"; done
+# entry_shown I: entry I's file name as on a terminal, a folder's with a /.
+entry_shown() {
+  shown "${entries[$1]##*/}"
+  [ -L "${entries[$1]}" ] || [ ! -d "${entries[$1]}" ] || printf /
+}
+# others I INDEX...: the entries but I, comma-separated.
+others() {
+  local i=$1 j list=""
+  shift
+  for j in "$@"; do [ "$j" = "$i" ] || list="$list, $(entry_shown "$j")"; done
+  printf '%s' "${list#, }"
+}
+refused=()
+for i in "${!entries[@]}"; do
+  read -ra same <<<"${by_name[${names[i]}]}"
+  [ "${#same[@]}" -lt 2 ] || refused[i]="another entry gives the same student name: $(others "$i" "${same[@]}"); keep one"
+  read -ra same <<<"${by_folder[${folders[i]}]}"
+  if [ "${#same[@]}" -ge 2 ]; then
+    refused[i]="another entry's name gives the same folder (${folders[i]}): $(others "$i" "${same[@]}"); rename one"
+    folders[i]=${folders[i]}-refused-$i
+  fi
+done
 # The students, for the gradings and merge.sh: FOLDER NUL ENTRY NUL each (a name may hold any byte but NUL).
 for i in "${!entries[@]}"; do printf '%s\0%s\0' "${folders[i]}" "${entries[i]}"; done >"$out/students.list"
+# The refused ones' folders, written now: their gradings (here or in Slurm's tasks) leave them as they are.
+for i in "${!refused[@]}"; do
+  "$cls/grade-one.sh" --refuse "${refused[i]}" "${entries[i]}" "$out" "${folders[i]}"
+  echo "warning: $(entry_shown "$i") is not graded: ${refused[i]}" >&2
+done
 title="Class $(basename "$class"), $(date '+%Y-%m-%d %H:%M'), $WB_BACKEND backend"
 if [ "$scheduler" = slurm ]; then
   exec "$cls/slurm-submit.sh" "$out" "$title" "$chunk" "$jobs_asked" ${2:+"$2"}
 fi
 echo "backend: $WB_BACKEND ($WB_BACKEND_WHY); $total students, $jobs at a time; results: $out" >&2
-# shellcheck source=grader/class/progress.sh
-. "$cls/progress.sh"
 
 # JOBS gradings at a time, each in its own folders; a line on stderr as each one ends.
 declare -A running=()

@@ -2,7 +2,8 @@
 # Makes sure what the grader and the tests need is installed: Bats with bats-support, bats-assert and
 # bats-file; with --book what `make book` needs (pandoc, WeasyPrint for the PDF); with --book-tests also what
 # book/test.sh checks the book with (Chromium, epubcheck, poppler-utils; it skips, saying so, what is missing).
-# bubblewrap sandboxes student programs where it can be installed.
+# bubblewrap sandboxes student programs where it can be installed; Debian's python3 seals make grade's
+# results (grader/class/seal.py).
 # As root on Debian or Ubuntu it installs what is missing; otherwise it prints the exact command.
 #   setup.sh [--quiet] [--book] [--book-tests] [--tests]
 # --tests: also Debian's Thrust (libthrust-dev, libcub-dev: required, the CPU backend's suite builds with it), and the tools
@@ -48,6 +49,7 @@ fi
 lib_path=${BATS_LIB_PATH:-/usr/lib/bats}
 missing=()
 command -v bats >/dev/null 2>&1 || missing+=(bats)
+[ -x /usr/bin/python3 ] || missing+=(python3)
 for helper in bats-support bats-assert bats-file; do
   found=0
   IFS=: read -ra dirs <<<"$lib_path"
@@ -83,7 +85,7 @@ if [ ${#missing[@]} -eq 0 ]; then
   extra=""
   [ "$book" = 0 ] || extra=" and the book's tools (pandoc, weasyprint)"
   [ "$book_tests" = 0 ] || extra=" and the book's tools (pandoc, weasyprint, chromium, epubcheck, poppler-utils)"
-  [ "$quiet" = 1 ] || echo "setup: bats, its helpers$extra are installed"
+  [ "$quiet" = 1 ] || echo "setup: bats, its helpers, python3$extra are installed"
   exit 0
 fi
 

@@ -99,8 +99,8 @@ csv_rows() {
   assert_output --regexp '\[[0-9]+/[0-9]+\] alice 17/17 · '
   for f in gradebook.csv scores.csv class.html run.log; do assert_file_exists "$RUN/$f"; done
   assert_link_exists "$BATS_FILE_TMPDIR/runs/latest"
-  # Each student's folder: a name safe anywhere, and a short hash.
-  run find "$RUN" -mindepth 1 -maxdepth 1 -type d -regextype posix-extended ! -regex '.*/[A-Za-z0-9_][A-Za-z0-9_-]*-[0-9a-f]{8}'
+  # Each student's folder: a name safe anywhere, and the whole sha256 of the entry's name.
+  run find "$RUN" -mindepth 1 -maxdepth 1 -type d -regextype posix-extended ! -regex '.*/[A-Za-z0-9_][A-Za-z0-9_-]*-[0-9a-f]{64}'
   assert_output ""
   assert_equal "$(find "$RUN" -mindepth 2 -maxdepth 2 -name report.txt -printf x | wc -c)" "$(class_size)"
   run cat "$BATS_FILE_TMPDIR/first.out"
@@ -254,7 +254,7 @@ csv_rows() {
   run cat "$BATS_FILE_TMPDIR/forced.err"
   refute_output --partial "status "
   run cat "$forced/run.log"
-  assert_output --regexp $'^alice-[0-9a-f]{8}\talice\tgraded \\(hash '
+  assert_output --regexp $'^alice-[0-9a-f]{64}\talice\tgraded \\(hash '
   assert_file_contains "$forced/gradebook.csv" '^alice,17,17,'
 }
 

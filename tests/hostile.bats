@@ -13,6 +13,8 @@ setup_file() {
     . "$WB_ROOT/grader/lib/build.sh" && . "$WB_ROOT/grader/lib/backend.sh"
     backend_choose "${BACKEND:-auto}" && build_program 01-allocation "$WB_ROOT/solutions/01-allocation" "$BATS_FILE_TMPDIR/build"
   ) >/dev/null 2>&1 || true
+  # The key that seals make grade's results (made on its first use): read-solutions-at-run-time tries it.
+  /usr/bin/python3 -I "$WB_ROOT/grader/class/seal.py" key "$WB_ROOT/build/keys/results.key" || true
   # What must not change: every file of the repository but the grader's own outputs, and git's.
   fingerprint >"$BATS_FILE_TMPDIR/before"
 }
@@ -145,7 +147,7 @@ expect_contained() {
   assert_output --regexp "out of memory|memory exhausted"
 }
 
-@test "the running program cannot read the solutions, the grader or the system's secrets" {
+@test "the running program cannot read the solutions, the grader, the results' key or the system's secrets" {
   hostile read-solutions-at-run-time
   expect_contained
   case_printed

@@ -42,10 +42,11 @@ if ! (. "$WB_ROOT/grader/lib/sandbox.sh" && sandbox_available); then
   echo "note: no sandbox here: the student's code runs with the grader's rights (the platform's container is the only wall)"
   unsafe=(--unsafe)
 fi
-# shellcheck disable=SC2086 # ids are words
 # The class of one: the upload, read inside the sandbox like any class entry (grader/class/unpack.sh, with
 # its limits), lesson-shaped as it is, else its loose files put in their lessons' folders by name.
-if ! "$WB_ROOT/grader/grade-class.sh" --upload "$sub" ${lesson:+"$lesson"} --jobs 1 --force --out "$work/run" "${unsafe[@]}" 2>"$work/err"; then
+# --no-reuse: an upload is always graded; nothing is ever taken as an earlier result (the upload may carry
+# files named like one).
+if ! "$WB_ROOT/grader/grade-class.sh" --upload "$sub" ${lesson:+"$lesson"} --jobs 1 --no-reuse --out "$work/run" "${unsafe[@]}" 2>"$work/err"; then
   cat "$work/err" >&2
   fail "make grade stopped: $(grep -v '^\[' "$work/err" | tail -n 2 | tr '\n' ' ')"
 fi
