@@ -12,6 +12,7 @@ FORCE ?=
 UNSAFE ?=
 FORMAT ?= all
 EDITION ?= student
+WORKTREE ?=
 SCHEDULER ?=
 CHUNK ?=
 BENCH ?=
@@ -64,8 +65,8 @@ else
 	@grader/bench/run.sh $(LESSON)
 endif
 
-book: ## the chapters as HTML pages (build/book/index.html), one page, EPUB and PDF [FORMAT=html|epub|pdf EDITION=instructor]
-	@grader/setup.sh --quiet --book && book/build.sh --format "$(FORMAT)" --edition "$(EDITION)"
+book: ## the chapters as HTML pages (build/book/index.html), one page, EPUB and PDF [FORMAT=html|epub|pdf EDITION=instructor WORKTREE=1 (edits not committed too: a preview)]
+	@grader/setup.sh --quiet --book && book/build.sh --format "$(FORMAT)" --edition "$(EDITION)" $(if $(WORKTREE),--worktree)
 
 doctor: ## check the CUDA toolkit, driver, GPU, grader tools and backend, with fixes
 	@grader/doctor.sh

@@ -2,7 +2,7 @@
 # Renders the chapters lessons/*.md into the book: HTML pages, a one-page HTML, EPUB and PDF (`make book`).
 #
 #   book/build.sh [--format all|html|epub|pdf] [--edition student|instructor] [--figures DIR]
-#                 [--facts FILE] [--plots SCRIPT|none] [LESSONS_DIR] [OUTDIR]
+#                 [--facts FILE] [--plots SCRIPT|none] [--worktree] [LESSONS_DIR] [OUTDIR]
 #
 # LESSONS_DIR defaults to lessons/, OUTDIR to build/book/ (build/book-instructor/ for the instructor
 # edition, which adds every file of solutions/ as an appendix). The last chapter of every format is
@@ -10,6 +10,13 @@
 # book/plots.sh writes (it runs first, when it is executable). Listings are included from the real files
 # by book/include-code.lua; a missing file or region fails the build, naming the chapter, the file and
 # the region. Needs pandoc 2.17 or later, and WeasyPrint for the PDF.
+#
+# What the book renders (the chapters, the files they include, the figures, the facts, the plots' data, and
+# the instructor's solutions) is read from the committed tree, as make dist ships it
+# (grader/course/copy-release.sh: HEAD's files; in the student release, its pristine copy), so that solved
+# exercises or notes in the working tree never reach a book handed out; a path inside the repository (LESSONS_DIR,
+# --figures, --facts) is read from there too. The build itself (book/'s filters, templates, style, plots
+# script) runs as it is. --worktree renders the working tree instead: an author's preview, not for release.
 set -euo pipefail
 
 BOOK_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -38,6 +45,11 @@ from_root() {
   printf '%s\n' "${path#"$ROOT"/}"
 }
 
+# " in commit 1a2b3c4" (where the files were staged from) for a PATH read from there: one relative to the root.
+in_source() {
+  case $1 in /*) ;; *) printf ' in %s' "$from" ;; esac
+}
+
 # Runs pandoc; on failure shows the filters' own messages ("book: ...") without pandoc's Lua stack trace.
 run_pandoc() {
   local what=$1 log
@@ -64,11 +76,12 @@ render_chapter() {
 }
 
 # The facts appendix: facts/gpu-facts.md under the title "What the H200 measured", its comment left out.
+# FACTS is named as from_root names it.
 facts_chapter() {
   local facts=$1
   printf '# What the H200 measured {#facts}\n\n'
   # shellcheck disable=SC2016 # backticks are Markdown
-  printf '*This appendix is `%s`, the project'"'"'s record of what the GPU did; the lessons, the graders and the CPU backend rely on it.*\n\n' "$(from_root "$facts")"
+  printf '*This appendix is `%s`, the project'"'"'s record of what the GPU did; the lessons, the graders and the CPU backend rely on it.*\n\n' "$facts"
   # Drop the leading HTML comment and the file's own title.
   awk 'NR == 1 && /^<!--/ { skip = 1 } skip { if (/-->/) skip = 0; next } /^# / && !titled { titled = 1; next } { print }' "$facts"
 }
@@ -115,7 +128,7 @@ figures() {
 common() {
   # --wrap=none: one tag per line start, so that tests (and readers of the source) find attributes by grep.
   printf '%s\n' --from json --metadata-file "$BOOK_DIR/metadata.yaml" --wrap=none \
-    --syntax-definition "$BOOK_DIR/cuda.xml" --resource-path "$OUT:$ROOT" \
+    --syntax-definition "$BOOK_DIR/cuda.xml" --resource-path "$OUT:$BOOK_SOURCE" \
     --lua-filter "$BOOK_DIR/pages.lua" --metadata "editions=$EDITIONS"
 }
 
@@ -174,6 +187,7 @@ pdf() {
 
 main() {
   local format=all edition=student figures_dir=$ROOT/book/figures facts=$ROOT/facts/gpu-facts.md plots=$ROOT/book/plots.sh
+  local worktree=0 from
   local -a args=()
   while [ $# -gt 0 ]; do
     case $1 in
@@ -182,6 +196,7 @@ main() {
       --figures) figures_dir=$(realpath -m -- "${2:-}"); shift 2 ;;
       --facts) facts=$(realpath -m -- "${2:-}"); shift 2 ;;
       --plots) plots=${2:-}; [ "$plots" = none ] || plots=$(realpath -m -- "$plots"); shift 2 ;;
+      --worktree) worktree=1; shift ;;
       -h | --help) usage ;;
       -*) usage ;;
       *) args+=("$1"); shift ;;
@@ -193,14 +208,30 @@ main() {
   local default_out=$ROOT/build/book
   [ "$edition" = student ] || default_out=$ROOT/build/book-instructor
   local lessons_dir
+  # Paths inside the repository become relative to it: read below from the staged tree.
   lessons_dir=$(from_root "${args[0]:-$ROOT/lessons}")
+  figures_dir=$(from_root "$figures_dir")
+  facts=$(from_root "$facts")
   OUT=$(realpath -m -- "${args[1]:-$default_out}")
-  cd "$ROOT"
 
   require pandoc pandoc
   case $format in all | pdf) require weasyprint weasyprint ;; esac
-  [ -d "$lessons_dir" ] || die "no lessons directory $lessons_dir"
-  [ -f "$facts" ] || die "no facts file $facts (the appendix \"What the H200 measured\" is made from it)"
+  WORK=$(mktemp -d)
+  # shellcheck disable=SC2064 # expand $WORK now
+  trap "rm -rf '$WORK'" EXIT
+  if [ "$worktree" = 1 ]; then
+    BOOK_SOURCE=$ROOT from="the working tree (--worktree: a preview, not for release)"
+  else
+    BOOK_SOURCE=$WORK/tree
+    local -a stage=("$ROOT/grader/course/copy-release.sh" --content)
+    [ "$edition" = student ] || stage+=(--solutions)
+    from=$("${stage[@]}" "$BOOK_SOURCE") || die "could not stage the committed files to render"
+  fi
+  # include-code.lua and book/plots.sh read the files from there too.
+  export BOOK_SOURCE
+  cd "$BOOK_SOURCE"
+  [ -d "$lessons_dir" ] || die "no lessons directory $lessons_dir$(in_source "$lessons_dir")"
+  [ -f "$facts" ] || die "no facts file $facts$(in_source "$facts") (the appendix \"What the H200 measured\" is made from it)"
   local LC_COLLATE=C
   local -a chapters=() parts=()
   shopt -s nullglob
@@ -208,9 +239,6 @@ main() {
   shopt -u nullglob
   [ "${#chapters[@]}" -gt 0 ] || die "no chapters (*.md) in $lessons_dir"
 
-  WORK=$(mktemp -d)
-  # shellcheck disable=SC2064 # expand $WORK now
-  trap "rm -rf '$WORK'" EXIT
   PAGES=()
   local chapter page
   local -a jobs=()
@@ -257,8 +285,8 @@ main() {
   case $format in pdf) wrote+=(workbook.html) ;; esac
   case $format in all | epub) wrote+=(workbook.epub) ;; esac
   case $format in all | pdf) wrote+=(workbook.pdf) ;; esac
-  printf 'book: wrote %s: %s (%s edition, %d chapters and the appendix)\n' \
-    "$(from_root "$OUT")/" "$(printf '%s, ' "${wrote[@]}" | sed 's/, $//')" "$edition" "${#chapters[@]}"
+  printf 'book: wrote %s: %s (%s edition, %d chapters and the appendix, from %s)\n' \
+    "$(from_root "$OUT")/" "$(printf '%s, ' "${wrote[@]}" | sed 's/, $//')" "$edition" "${#chapters[@]}" "$from"
 }
 
 main "$@"

@@ -8,13 +8,15 @@
 -- shows the lines between `// region: allocate` and `// end region: allocate` of that file (the
 -- marker lines themselves left out, and any other region's markers inside it too), with their common
 -- leading indentation removed. Without `region`, the whole file is shown. FILE is relative to the
--- repository root (the folder above this filter). Markers may also start with `#` (shell, Make).
+-- repository root (in the committed tree book/build.sh staged, BOOK_SOURCE). Markers may also start with
+-- `#` (shell, Make).
 --
 -- A missing file, a missing or unterminated region, a region named twice or an empty one stops the
 -- build: a listing that silently went stale would teach code the grader no longer runs.
 
--- The repository root: the folder above book/ ("." when run as book/include-code.lua from the root).
-local root = (PANDOC_SCRIPT_FILE and PANDOC_SCRIPT_FILE:match("^(.*)/[^/]+/[^/]+$")) or "."
+-- The tree FILE is read from: BOOK_SOURCE, where book/build.sh staged the committed files; else the repository
+-- root, the folder above book/ ("." when run as book/include-code.lua from the root).
+local root = os.getenv("BOOK_SOURCE") or (PANDOC_SCRIPT_FILE and PANDOC_SCRIPT_FILE:match("^(.*)/[^/]+/[^/]+$")) or "."
 
 -- The chapter being rendered, for error messages (build.sh renders one chapter per pandoc run).
 local function chapter()

@@ -9,7 +9,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-DATA=$ROOT/facts/measured
+# book/build.sh renders from the committed tree, staged in BOOK_SOURCE: the data is read from there.
+DATA=${BOOK_SOURCE:-$ROOT}/facts/measured
 
 die() {
   printf 'plots: %s\n' "$*" >&2

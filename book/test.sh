@@ -68,10 +68,11 @@ chapter() {
   cat >"$1/$2.md"
 }
 
-# Runs build.sh with the given arguments; its stdout, stderr and status go to $TMP/build.*.
+# Runs build.sh with the given arguments; its stdout, stderr and status go to $TMP/build.*. --worktree: the
+# checks compare with the files as they are here, committed or not (tests/release.bats builds from the commit).
 build() {
   local status=0
-  "$BUILD" "$@" >"$TMP/build.out" 2>"$TMP/build.err" || status=$?
+  "$BUILD" --worktree "$@" >"$TMP/build.out" 2>"$TMP/build.err" || status=$?
   printf '%s\n' "$status" >"$TMP/build.status"
 }
 

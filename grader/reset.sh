@@ -9,20 +9,33 @@ WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 id=$(lesson_resolve "$1") || exit 2
 cd "$WB_ROOT"
 
-# The pristine skeleton is the workbook's own version: the one you cloned (origin), else the last commit.
+# shellcheck source=grader/lib/pristine.sh
+. "$WB_ROOT/grader/lib/pristine.sh"
+
+# The pristine skeleton: in the student release, its pristine copy (make dist ships one; in a course repository
+# made from the release, git's refs hold the student's own pushes, not the skeleton); in the workbook's own
+# repository, git's version: the one you cloned (origin), else the last commit.
 ref=""
-for candidate in origin/HEAD origin/main HEAD; do
-  if git rev-parse --verify -q "$candidate^{commit}" >/dev/null 2>&1 &&
-    git cat-file -e "$candidate:exercises/$id" 2>/dev/null; then
-    ref=$candidate
-    break
-  fi
-done
-[ -n "$ref" ] || { echo "error: git has no pristine copy of exercises/$id to restore" >&2; exit 1; }
+if [ -f "$PRISTINE_TAR" ] && tar -tzf "$PRISTINE_TAR" "exercises/$id/" >/dev/null 2>&1; then
+  ref=$PRISTINE_TAR
+else
+  for candidate in origin/HEAD origin/main HEAD; do
+    if git rev-parse --verify -q "$candidate^{commit}" >/dev/null 2>&1 &&
+      git cat-file -e "$candidate:./exercises/$id" 2>/dev/null; then
+      ref=$candidate
+      break
+    fi
+  done
+fi
+[ -n "$ref" ] || { echo "error: no pristine copy of exercises/$id to restore (no $PRISTINE_TAR, and git has none)" >&2; exit 1; }
 
 backup=build/backups/$id-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$backup"
 cp -R "exercises/$id/." "$backup/"
-git checkout "$ref" -- "exercises/$id"
+if [ "$ref" = "$PRISTINE_TAR" ]; then
+  tar -xzf "$PRISTINE_TAR" "exercises/$id/"
+else
+  git checkout "$ref" -- "exercises/$id"
+fi
 echo "saved your version in $backup/"
 echo "restored exercises/$id/ from $ref"

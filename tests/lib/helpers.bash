@@ -69,10 +69,11 @@ variant_step() {
   sed -n 's/^Fails at: step \([0-9]*\).*/\1/p' "$1" | head -n 1
 }
 
-# repo_copy: a copy of the workbook (tracked and untracked files, no build/) as a fresh git repository,
-# for tests of commands that write into the repository; prints its folder.
+# repo_copy [DEST]: a copy of the workbook (tracked and untracked files, no build/) as a fresh git repository
+# of one commit, for tests of commands that write into the repository; prints its folder (default: the test's
+# repo/).
 repo_copy() {
-  local dest=$BATS_TEST_TMPDIR/repo
+  local dest=${1:-$BATS_TEST_TMPDIR/repo}
   mkdir -p "$dest"
   (cd "$WB_ROOT" && git ls-files -z -co --exclude-standard | xargs -0 cp --parents -t "$dest")
   (cd "$dest" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm copy)
