@@ -5,8 +5,8 @@
 # (FORCE=1, separate run folders): each run's wall time, submissions and lesson gradings per minute, and the
 # speed-up of JOBS=2 over JOBS=1.
 #   class.sh [N] [LESSON]   (default N=100, every lesson; BACKEND as for make grade)
-# AGAINST=REV instead compares this workbook with the one at git revision REV (its committed files, sharing
-# this one's build/): the same class graded by each in turn, twice (REV, this, REV, this), JOBS as make grade
+# AGAINST=REV instead compares this workbook with the one at git revision REV (its committed files, with a
+# build/ of their own, made before the timing): the same class graded by each in turn, twice (REV, this, REV, this), JOBS as make grade
 # chooses, and this one's wall time over REV's.
 # A full run is long (N x lessons x two runs: hours at the default on two cores); the numbers are only as
 # quiet as the machine is.
@@ -40,7 +40,7 @@ unsafe=()
 grade_with() {
   local start
   start=$(date +%s%N)
-  WB_BUILD=$WB_ROOT/build "$1/grader/grade-class.sh" "$work/class" ${lesson:+"$lesson"} ${2:+--jobs "$2"} --force --out "$3" \
+  "$1/grader/grade-class.sh" "$work/class" ${lesson:+"$lesson"} ${2:+--jobs "$2"} --force --out "$3" \
     "${unsafe[@]}" >"$4" 2>&1 || { echo "error: make grade ($1) failed:" >&2; tail -n 5 "$4" >&2; exit 1; }
   echo $((($(date +%s%N) - start) / 1000000))
 }
@@ -48,6 +48,12 @@ if [ -n "${AGAINST:-}" ]; then
   git -C "$WB_ROOT" rev-parse --verify -q "$AGAINST^{commit}" >/dev/null || { echo "error: AGAINST=$AGAINST is not a commit here" >&2; exit 2; }
   mkdir -p "$work/against" && git -C "$WB_ROOT" archive "$AGAINST" | tar -x -C "$work/against"
   echo "make grade, $n submissions x $lessons lesson(s), on $(nproc) cores: $AGAINST ($(git -C "$WB_ROOT" rev-parse --short "$AGAINST")) against this working tree"
+  # Untimed first: each workbook builds what it builds on first use (REV's CPU runtime, in its own build/).
+  mkdir -p "$work/warm" && cp -R "$work/class/student-0000" "$work/warm/"
+  for root in "$work/against" "$WB_ROOT"; do
+    "$root/grader/grade-class.sh" "$work/warm" ${lesson:+"$lesson"} --force --out "$work/warm-run-${root##*/}" \
+      "${unsafe[@]}" >"$work/warm.log" 2>&1 || { echo "error: make grade ($root) failed:" >&2; tail -n 5 "$work/warm.log" >&2; exit 1; }
+  done
   printf '%-8s %-12s %10s\n' round workbook "wall s"
   old=0 new=0
   for round in 1 2; do
