@@ -105,6 +105,11 @@ if [ -z "$out" ]; then
   # Two runs in one second: mkdir decides, the later one gets a suffix.
   until mkdir "$out" 2>/dev/null; do out=$WB_BUILD/class/$stamp-$RANDOM; done
 fi
+# A run folder inside the class would be graded as one of its students, and the class's files would sit
+# beside the results: refused.
+case $(realpath -m -- "$out")/ in
+  "$(realpath -- "$class")"/*) echo "error: OUT=$out is inside the class $class: put the results elsewhere" >&2; exit 2 ;;
+esac
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 parent=$(dirname "$out")

@@ -322,4 +322,9 @@ csv_rows() {
   run "$WB_ROOT/grader/grade-class.sh" /nonexistent
   assert_failure 2
   assert_output --partial "usage: make grade CLASS=DIR"
+  # The results inside the class would be graded as a student of it.
+  run "$WB_ROOT/grader/grade-class.sh" "$BATS_FILE_TMPDIR/class" 1 --backend cpu --out "$BATS_FILE_TMPDIR/class/results"
+  assert_failure 2
+  assert_output --partial "is inside the class"
+  refute [ -e "$BATS_FILE_TMPDIR/class/results" ]
 }
