@@ -3,8 +3,10 @@ from them (grader/README.md, "The policy"). build.sh runs it in the sandbox; eve
 
     policy.py --allowed FILE --traced FILE --root WB_ROOT [--allow LIST] SOURCE... -- OBJECT...
 
-SOURCE: the student's files as the grader copied them; OBJECT: what the compiler made of them. Prints one line per
-construct refused, `policy: WHAT at FILE:LINE; ...`, and exits 1; exits 0 when the code passes; 2 on a usage error.
+SOURCE: the student's files as the grader copied them; OBJECT: what the compiler made of them; LIST: the names and
+constructs an instructor lets through (comma-separated; `all`: everything). Prints one line per construct refused,
+`policy: WHAT at FILE:LINE: WHY; an instructor can allow it: ALLOW=NAME`, and exits 1; exits 0 when the code
+passes; 2 on a usage error.
 
 The sources are read as text the way the C preprocessor would tokenize them (line splices, comments, string
 literals), never through the preprocessor, so that no #if hides a token from it: a #line directive or line marker,
@@ -350,9 +352,9 @@ def plain_name(demangled):
     `int cudawb::f<int>(int) const` gives `cudawb::f<int>`; `operator new(unsigned long)` `operator new`."""
     depth, cut = 0, len(demangled)
     for k, c in enumerate(demangled):
-        if c in "<":
+        if c == "<":
             depth += 1
-        elif c in ">" and depth > 0:
+        elif c == ">" and depth > 0:
             depth -= 1
         elif c == "(" and depth == 0 and not demangled[:k].endswith("operator"):
             cut = k
