@@ -138,8 +138,14 @@ build_program() {
   done
   # Messages name the student's own file, not the copy built here.
   replace_literal "$out/compile.log" "$out/src/" "$src/"
-  # Before anything of the grader's is linked in: what the code contains (grader/README.md, "The policy").
-  if ! policy_check "$out" "${objs[@]}"; then
+  # Before anything of the grader's is linked in: what the code contains (grader/README.md, "The policy"),
+  # and what checking it took (policy-ms: grader/bench/run.sh).
+  local start
+  start=$(date +%s%N)
+  policy_check "$out" "${objs[@]}"
+  rc=$?
+  echo "$(( ($(date +%s%N) - start) / 1000000 ))" >"$out/policy-ms"
+  if [ "$rc" -ne 0 ]; then
     replace_literal "$out/policy.log" "$out/src/" "$src/"
     [ -s "$out/policy.log" ] || echo "policy: the check of the code did not finish" >"$out/policy.log"
     cat "$out/policy.log" >>"$out/compile.log"
