@@ -154,6 +154,33 @@ hostile_cases() {
   assert_output ""
 }
 
+@test "a #line let through still leaves its file name's newline refused, read from the debug information" {
+  local d=$BATS_TEST_TMPDIR/line
+  mkdir -p "$d/src"
+  cp "$WB_ROOT/tests/hostile/policy/line-newline.cu" "$d/src/alloc.cu"
+  compile cpu "$d"
+  run verdict "$d" line
+  assert_output --regexp "^policy: file name alloc.cu.x0acall n=1 fn=cudaFree .* at alloc.cu: a name with a control character"
+  assert_output --partial "ALLOW=control-character"
+}
+
+@test "a line directive behind a byte order mark, a lone carriage return, a NUL or a comment across lines is refused" {
+  local d=$BATS_TEST_TMPDIR/hidden
+  mkdir -p "$d/src" "$d/obj"
+  printf '\xef\xbb\xbf#line 1 "other.cu"\nint main(void) { return 0; }\n' >"$d/src/alloc.cu"
+  run verdict "$d"
+  assert_output --partial "policy: #line at alloc.cu:1:"
+  printf 'int a;\r#line 9 "other.cu"\nint main(void) { return a; }\n' >"$d/src/alloc.cu"
+  run verdict "$d"
+  assert_output --partial "policy: #line at alloc.cu:2:"
+  printf 'int a;\n\0#line 9 "other.cu"\nint main(void) { return a; }\n' >"$d/src/alloc.cu"
+  run verdict "$d"
+  assert_output --partial "policy: #line at alloc.cu:2:"
+  printf 'int a; /* a comment\n */ # 9 "other.cu"\nint main(void) { return a; }\n' >"$d/src/alloc.cu"
+  run verdict "$d"
+  assert_output --partial "policy: #line at alloc.cu:2:"
+}
+
 @test "a refused submission fails step 1 with the policy's line, every other step cannot run; ALLOW grades it" {
   require_backend
   local dir=$BATS_TEST_TMPDIR/submission

@@ -101,7 +101,7 @@ class Policy:
 
 TOKEN = re.compile(r"""
     (?P<nl>\n)
-  | (?P<ws>[ \t\f\v\r]+)
+  | (?P<ws>[ \t\f\v\0]+)
   | (?P<lc>//[^\n]*)
   | (?P<bc>/\*.*?(?:\*/|\Z))
   | (?P<raw>(?:u8|u|U|L)?R"(?P<delim>[^ ()\\\t\v\f\n"]{0,16})\()
@@ -128,6 +128,11 @@ class Source:
         self.path = path
         with open(path, "rb") as f:
             original = f.read().decode("latin-1")
+        # As GCC reads a file: a UTF-8 byte order mark at its start is skipped, CR LF and a lone CR end a line
+        # (so does LF), a NUL is white space.
+        if original.startswith("\xef\xbb\xbf"):
+            original = original[3:]
+        original = original.replace("\r\n", "\n").replace("\r", "\n")
         # Phase 2: a backslash before a newline (GCC allows spaces between) joins the lines. Each piece of the
         # joined text remembers where it started in the original, for line numbers.
         self.newlines = [m.start() for m in re.finditer("\n", original)]
@@ -393,6 +398,87 @@ def library_names():
     return names
 
 
+def uleb(data, pos):
+    value = shift = 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, pos
+
+
+def line_table_names(elf):
+    """The directory and file names of the object's DWARF line tables (versions 2 to 5), as bytes: the file and
+    line of every call site the trace reports come from them. A name kept in a string section (DW_FORM_line_strp,
+    strp: an offset that a relocation fills in, in an object) is that section's, which the caller reads whole."""
+    secs = {s["name"]: s for s in elf.sections}
+    names = [elf.bytes_of(secs[k]) for k in (".debug_line_str", ".debug_str") if k in secs]
+    if ".debug_line" not in secs:
+        return names
+    data, e, pos = elf.bytes_of(secs[".debug_line"]), elf.e, 0
+
+    def cstring(buf, at):
+        end = buf.index(b"\0", at)
+        return buf[at:end], end + 1
+
+    while pos + 4 <= len(data):
+        length = struct.unpack_from(e + "I", data, pos)[0]
+        offset_size, pos = (8, pos + 12) if length == 0xFFFFFFFF else (4, pos + 4)
+        if length == 0xFFFFFFFF:
+            length = struct.unpack_from(e + "Q", data, pos - 8)[0]
+        end, version = pos + length, struct.unpack_from(e + "H", data, pos)[0]
+        at = pos + 2
+        if version >= 5:
+            at += 2  # address and segment selector sizes
+        at += offset_size  # header_length
+        at += 4 if version >= 4 else 3  # min_inst_length, [max_ops], default_is_stmt, line_base
+        opcode_base = data[at + 1]
+        at += 2 + opcode_base - 1  # line_range, opcode_base, the standard opcodes' lengths
+        if version < 5:
+            for _table in (0, 1):  # include_directories, then file_names
+                while data[at] != 0:
+                    name, at = cstring(data, at)
+                    names.append(name)
+                    if _table:
+                        for _ in range(3):  # directory, time, size
+                            _, at = uleb(data, at)
+                at += 1
+        else:
+            for _table in (0, 1):  # directories, then file names: a format, then the entries
+                count, at = data[at], at + 1
+                formats = []
+                for _ in range(count):
+                    kind, at = uleb(data, at)
+                    form, at = uleb(data, at)
+                    formats.append((kind, form))
+                entries, at = uleb(data, at)
+                for _ in range(entries):
+                    for kind, form in formats:
+                        if form == 0x08:  # DW_FORM_string
+                            name, at = cstring(data, at)
+                        elif form in (0x1F, 0x0E):  # DW_FORM_line_strp, DW_FORM_strp: in a string section
+                            at += offset_size
+                            continue
+                        elif form in (0x0B, 0x05, 0x06, 0x07, 0x1E):  # data1, data2, data4, data8, data16
+                            at += {0x0B: 1, 0x05: 2, 0x06: 4, 0x07: 8, 0x1E: 16}[form]
+                            continue
+                        elif form == 0x0F:  # udata
+                            _, at = uleb(data, at)
+                            continue
+                        elif form == 0x09:  # block
+                            size, at = uleb(data, at)
+                            at += size
+                            continue
+                        else:
+                            raise BadObject("its line table uses DWARF form 0x%x" % form)
+                        if kind == 1:  # DW_LNCT_path
+                            names.append(name)
+        pos = end
+    return names
+
+
 RESERVED_DEFINITIONS = ("tr_*", "__wrap_*", "__real_*", "cuda*", "cublas*", "cu[A-Z]*", "__cuda*", "CUDAWB*",
                         "_[A-Z]*", "__*")
 RESERVED_NAMESPACES = ("std::", "__gnu_cxx::", "__cxxabiv1::", "cudawb::", "rt::", "cudart::")
@@ -583,6 +669,18 @@ def check_object(path, sources, root, policy, say):
         if reason and not policy.let_through(shown, name):
             findings.append(((shown, name), "a definition of %s" % printable(shown), reason,
                              (section_name(sym["shndx"]), sym["value"]) if 0 < sym["shndx"] < len(secs) else None))
+
+    # The file names of the debug information, where the trace's call sites come from: the student's files, the
+    # lessons' headers, system headers; never a name with a control character (a #line let through by ALLOW).
+    try:
+        bad = [m.group(0) for n in line_table_names(elf) for m in [re.search(rb"[^\x00]*[\x01-\x1f\x7f][^\x00]*", n)]
+               if m]
+    except (IndexError, ValueError, struct.error) as err:
+        raise BadObject("its line table cannot be read (%s)" % err)
+    if bad:
+        findings.append((("control-character",), "file name %s" % printable(bad[0].decode("latin-1")),
+                         "a name with a control character in the debug information, where the trace's call sites "
+                         "come from", None))
 
     # System call instructions (objdump's disassembly of the executable sections).
     findings += syscall_instructions(path, elf)
