@@ -263,7 +263,7 @@ expect_contained() {
     fi
     expect_contained
     [ "$(cat "$BATS_TEST_TMPDIR/work/01-allocation/build/status")" = policy ] &&
-      [[ $output == *"policy: $construct at alloc.cu:"*"ALLOW=$construct"* ]] &&
+      [[ $output == *"policy: $construct"*" at alloc.cu:"*"ALLOW=$construct"* ]] &&
       [ "$(awk -F '\t' '$2 == "passed"' "$RESULTS" | wc -l)" = 0 ] &&
       [ ! -d "$BATS_TEST_TMPDIR/work/01-allocation/runs" ] ||
       wrong="$wrong"$'\n'"$name: expected refused for $construct, got $(cat "$BATS_TEST_TMPDIR/work/01-allocation/build/status")"
