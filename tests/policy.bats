@@ -181,6 +181,16 @@ hostile_cases() {
   assert_output --partial "policy: #line at alloc.cu:2:"
 }
 
+@test "GNU's , ## __VA_ARGS__ in an error-checking macro is not token pasting" {
+  local d=$BATS_TEST_TMPDIR/va
+  mkdir -p "$d/src"
+  printf '%s\n' '#include <stdio.h>' '#define SAY(fmt, ...) fprintf(stderr, fmt "\n", ##__VA_ARGS__)' \
+    'int main(void) { SAY("%d", 1); SAY("plain"); return 0; }' >"$d/src/alloc.cu"
+  compile cpu "$d"
+  run verdict "$d"
+  assert_output ""
+}
+
 @test "a refused submission fails step 1 with the policy's line, every other step cannot run; ALLOW grades it" {
   require_backend
   local dir=$BATS_TEST_TMPDIR/submission

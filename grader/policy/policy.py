@@ -208,7 +208,8 @@ def check_source(src, policy, say):
             i += 1
             continue
         bol = False
-        if kind == "paste":
+        if kind == "paste" and not (i > 0 and toks[i - 1][1] == ","):
+            # (GNU's `, ## __VA_ARGS__` pastes a comma, which makes no name: it drops the comma before no arguments)
             say("paste", "## (token pasting)", where(off), "it makes names that the source does not spell")
         elif kind == "id":
             if text in ASM:
