@@ -68,8 +68,11 @@ if sandbox_available; then
 else
   note sandbox "none: $WB_SANDBOX_WHY; your code runs with your own rights, and make grade refuses a class (UNSAFE=1 overrides)"
 fi
-if [ -x /usr/bin/python3 ]; then ok python3 "$(/usr/bin/python3 --version 2>&1) (make grade reads submissions and seals results with it)"
-else bad python3 "not installed" "make grade reads class submissions with it: sudo apt-get install -y python3"; fi
+if [ -x /usr/bin/python3 ]; then ok python3 "$(/usr/bin/python3 --version 2>&1) (the policy on lesson code; make grade reads submissions and seals results with it)"
+else bad python3 "not installed" "the grader checks lesson code and reads class submissions with it: sudo apt-get install -y python3"; fi
+if command -v objdump >/dev/null 2>&1 && command -v addr2line >/dev/null 2>&1 && command -v c++filt >/dev/null 2>&1; then
+  ok binutils "$(objdump --version | head -n 1) (the policy reads the compiled code with it)"
+else bad binutils "objdump, addr2line or c++filt is missing" "the policy on lesson code reads objects with them: sudo apt-get install -y binutils"; fi
 if command -v pandoc >/dev/null 2>&1; then ok pandoc "$(pandoc --version | head -n 1) (make book)"
 else note pandoc "not installed: make book needs it (sudo apt-get install -y pandoc)"; fi
 if cpu_backend_ready; then ok "CPU backend" "cpu/bin/nvcc-cpu"; else note "CPU backend" "not built yet (cpu/)"; fi

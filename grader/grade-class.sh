@@ -5,7 +5,7 @@
 # gradebook.csv, scores.csv, class.html, run.log, and per student FOLDER/{report.txt,results.json,
 # junit.xml}; prints each student's total.
 #   grade-class.sh CLASS_DIR [LESSON] [--jobs N] [--out DIR] [--force | --no-reuse] [--backend B] [--unsafe]
-#                  [--scheduler local|slurm] [--chunk N]
+#                  [--scheduler local|slurm] [--chunk N] [--allow LIST]
 #   grade-class.sh --upload DIR [LESSON] ...   one course platform's upload (grader/course/upload.sh): DIR
 #                  alone is the class; not lesson-shaped, it is read for the lessons' files by their names
 # --scheduler slurm: the gradings are a Slurm job array (grader/class/slurm-submit.sh: CHUNK students a task,
@@ -16,6 +16,8 @@
 # copied, when that result's seal verifies (grader/class/seal.py: an HMAC keyed with WB_CLASS_KEY, default
 # $WB_BUILD/keys/results.key, made on first use); --force (or --no-reuse) grades everyone.
 # Two entries that give one student name (alice/ and alice.zip) or one folder are both refused, loudly.
+# --allow LIST: what the policy on lesson code lets through for the whole class (grader/policy/allowed); it is
+# part of the grader's hash, so that a result graded under other allowances is never reused.
 set -euo pipefail
 WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export WB_ROOT
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
     --scheduler) scheduler=$2; shift 2 ;;
     --chunk) chunk=$2; shift 2 ;;
     --upload) upload=$2; shift 2 ;;
+    --allow) WB_ALLOW=$2; shift 2 ;;
     *) args+=("$1"); shift ;;
   esac
 done
@@ -123,6 +126,7 @@ else
 fi
 # shellcheck disable=SC2086 # ids are words
 "$cls/steps.sh" "$WB_BACKEND" $ids >"$out/steps.tsv"
+export WB_ALLOW=${WB_ALLOW:-}
 export WB_CLASS_IDS=${ids//$'\n'/ } WB_CLASS_BACKEND=$WB_BACKEND WB_CLASS_WORK=$work WB_CLASS_PARENT=$parent \
   WB_CLASS_FORCE=$force WB_CLASS_UPLOAD=${upload:+1}
 # shellcheck disable=SC2086 # ids are words

@@ -3,7 +3,7 @@
 # bats-file; with --book what `make book` needs (pandoc, WeasyPrint for the PDF); with --book-tests also what
 # book/test.sh checks the book with (Chromium, epubcheck, poppler-utils; it skips, saying so, what is missing).
 # bubblewrap sandboxes student programs where it can be installed; Debian's python3 seals make grade's
-# results (grader/class/seal.py).
+# results (grader/class/seal.py) and, with binutils, checks lesson code before it is linked (grader/policy/).
 # As root on Debian or Ubuntu it installs what is missing; otherwise it prints the exact command.
 #   setup.sh [--quiet] [--book] [--book-tests] [--tests]
 # --tests: also Debian's Thrust (libthrust-dev, libcub-dev: required, the CPU backend's suite builds with it), and the tools
@@ -50,6 +50,8 @@ lib_path=${BATS_LIB_PATH:-/usr/lib/bats}
 missing=()
 command -v bats >/dev/null 2>&1 || missing+=(bats)
 [ -x /usr/bin/python3 ] || missing+=(python3)
+# the policy on lesson code (grader/policy/) reads the compiled objects with binutils (g++ brings them)
+for tool in objdump addr2line c++filt; do command -v "$tool" >/dev/null 2>&1 || { missing+=(binutils); break; }; done
 for helper in bats-support bats-assert bats-file; do
   found=0
   IFS=: read -ra dirs <<<"$lib_path"

@@ -250,6 +250,43 @@ expect_contained() {
   refute_output --partial "SAW "
 }
 
+# Every case above runs with the policy off (ALLOW=all), to show that the sandbox holds by itself. Without it,
+# the policy on lesson code (grader/policy/) refuses these before they run: they earn nothing, step 1 says which
+# construct on which line, and nothing of theirs runs.
+@test "without ALLOW, the policy refuses the cases that use what lesson code does not, before they run" {
+  local name construct wrong=""
+  while read -r name construct; do
+    if [ "$name" = edit-the-trace ]; then
+      HOSTILE_ALLOW="" hostile edit-the-trace solutions/01-allocation/alloc.cu '    cudaFree(d_data);'
+    else
+      HOSTILE_ALLOW="" hostile "$name"
+    fi
+    expect_contained
+    [ "$(cat "$BATS_TEST_TMPDIR/work/01-allocation/build/status")" = policy ] &&
+      [[ $output == *"policy: $construct"*" at alloc.cu:"*"ALLOW=$construct"* ]] &&
+      [ "$(awk -F '\t' '$2 == "passed"' "$RESULTS" | wc -l)" = 0 ] &&
+      [ ! -d "$BATS_TEST_TMPDIR/work/01-allocation/runs" ] ||
+      wrong="$wrong"$'\n'"$name: expected refused for $construct, got $(cat "$BATS_TEST_TMPDIR/work/01-allocation/build/status")"
+  done <<'CASES'
+attack-classmates fopen
+disk-fill fopen
+edit-the-trace constructor
+environment-snooping opendir
+forge-on-inherited-fds write
+fork-storm fork
+kill-the-time-limit opendir
+network socket
+read-solutions-at-run-time fopen
+remount-and-write-repo mount
+rewrite-run-status readlink
+setsid-survivor fork
+shared-memory-hog mmap
+tty-and-tiocsti open
+waits-on-stdin fgets
+CASES
+  [ -z "$wrong" ] || fail "$wrong"
+}
+
 @test "a link in place of the source file is refused, not followed" {
   local dir
   dir=$BATS_TEST_TMPDIR/submission
@@ -284,7 +321,8 @@ expect_contained() {
     mkdir -p "$class/$name/01-allocation"
     hostile_source "$name" "$repo" "$class/$name/01-allocation/alloc.cu"
   done
-  WB_TIMEOUT=3 run timeout 900 make -s -C "$repo" grade CLASS="$class" LESSON=1
+  # The policy off, as for every case here: the attacks must run to show that the sandbox holds.
+  WB_TIMEOUT=3 run timeout 900 make -s -C "$repo" grade CLASS="$class" LESSON=1 ALLOW=all
   assert_success
   assert_output --regexp "alice +17 / 17"
   assert_output --regexp "bob +1 / 17"

@@ -4,7 +4,9 @@
 #      against the same program built plainly; REPS runs of each, alternated, medians (target <= 1.2x);
 #   2. the sandbox: the same traced program run plainly and in the sandbox (grader/lib/sandbox.sh);
 #   3. grading: `make check` of each lesson's solution against its floor, the one compile plus the runs
-#      its steps make (each run's wall time, as run_program measured it).
+#      its steps make (each run's wall time, as run_program measured it);
+#   4. the policy on lesson code (grader/policy/): each solution built with it and without (ALLOW=all),
+#      alternated, and the check's own time (build_program's policy-ms), medians.
 #   run.sh [LESSON...]   (default: every lesson; REPS=5)
 set -euo pipefail
 WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -80,4 +82,19 @@ for id in $ids; do
   runs=$(find "$work/check-$id/$id/runs" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)
   printf '%-22s %10.1f %10.1f %6.2fx %6s\n' "$id" "$(awk -v v="$floor" 'BEGIN { print v / 1000 }')" \
     "$(awk -v v="$total" 'BEGIN { print v / 1000 }')" "$(awk -v a="$total" -v b="$floor" 'BEGIN { print (b > 0 ? a / b : 0) }')" "$runs"
+done
+
+echo
+printf '%-22s %10s %10s %10s\n' "the policy's cost" "build ms" "no-policy" "policy ms"
+for id in $ids; do
+  id=$(lesson_resolve "$id")
+  with=() without=() own=()
+  for ((r = 0; r < reps; r++)); do
+    t=$(now_ms); build_program "$id" "$WB_ROOT/solutions/$id" "$work/$id/policy" >/dev/null || true; with+=($(($(now_ms) - t)))
+    own+=("$(cat "$work/$id/policy/policy-ms" 2>/dev/null || echo 0)")
+    t=$(now_ms); WB_ALLOW=all build_program "$id" "$WB_ROOT/solutions/$id" "$work/$id/policy" >/dev/null || true
+    without+=($(($(now_ms) - t)))
+  done
+  printf '%-22s %10s %10s %10s\n' "$id" "$(printf '%s\n' "${with[@]}" | median)" "$(printf '%s\n' "${without[@]}" | median)" \
+    "$(printf '%s\n' "${own[@]}" | median)"
 done

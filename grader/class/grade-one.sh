@@ -18,7 +18,7 @@
 # (hashes.sh grader), WB_CLASS_WORK (the run's work area), WB_CLASS_PARENT (where earlier runs are),
 # WB_CLASS_KEY (the key that seals results), WB_CLASS_FORCE=1 (grade again even when unchanged),
 # WB_CLASS_UPLOAD=1 (the entry is a course platform's upload: a folder not lesson-shaped is read for the
-# lessons' files by name).
+# lessons' files by name), WB_ALLOW (what the policy on lesson code lets through, for the whole class).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=grader/class/names.sh
@@ -117,7 +117,7 @@ else
   rm -rf "$out/results"
   mkdir -p "$out/results"
   "$WB_ROOT/grader/check.sh" "$@" --submission "$root" --results "$out/results" --work "$work/grading" \
-    --backend "$WB_CLASS_BACKEND" >"$out/report.txt" 2>&1 </dev/null || true
+    --backend "$WB_CLASS_BACKEND" --allow "${WB_ALLOW:-}" >"$out/report.txt" 2>&1 </dev/null || true
   # The report names the student's entry, not the work area it was unpacked into.
   in_report "$root/" "$base/"
   echo graded >"$out/state"

@@ -3,7 +3,8 @@
 #   hashes.sh grader BACKEND LESSON_ID...   what grades: grader/ (but grader/class/, which only writes
 #                                            the outputs, grader/course/ and grader/bench/, which grade
 #                                            nothing themselves), kernels/ and cpu/'s sources (build outputs
-#                                            aside), the lesson ids and the backend
+#                                            aside), the lesson ids, the backend and what the policy on
+#                                            lesson code lets through ($WB_ALLOW)
 #   hashes.sh submission DIR LESSON_ID...    what is graded: each lesson's own files in DIR/ID/ (the ones
 #                                            check.sh takes), by name and content; a missing one as such
 set -euo pipefail
@@ -15,7 +16,7 @@ shift 2
 case $what in
   grader)
     {
-      printf 'backend %s lessons %s\n' "$dir" "$*"
+      printf 'backend %s lessons %s allow %s\n' "$dir" "$*" "${WB_ALLOW:-}"
       cd "$WB_ROOT" && find grader kernels cpu \( -path grader/class -o -path grader/course -o -path grader/bench \) -prune -o \( -name build -o -name '*.o' -o -name '*.a' \) -prune -o -type f -print0 |
         LC_ALL=C sort -z | xargs -0 sha256sum
     } | sha256sum | cut -c 1-64 ;;

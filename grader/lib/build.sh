@@ -46,7 +46,8 @@ in_sandbox() {
   if sandbox_available; then
     sandbox_own "$out/obj"
     sandbox_command sandbox --ro "$out/src" --rw "$out/obj" --ro "$WB_ROOT/kernels" --ro "$WB_ROOT/cpu" \
-      --ro "$WB_ROOT/grader/shim" --ro "$WB_BUILD/cpu" --ro "$WB_BUILD/tools" --chdir "$out/obj" --
+      --ro "$WB_ROOT/grader/shim" --ro "$WB_ROOT/grader/policy" --ro "$WB_BUILD/cpu" --ro "$WB_BUILD/tools" \
+      --chdir "$out/obj" --
   fi
   # Limits, as for a run: an #include of /dev/zero makes the compiler ask for gigabytes, of /dev/urandom
   # write an endless object file.
@@ -56,15 +57,47 @@ in_sandbox() {
   )
 }
 
+# policy_traced: the file that lists every call the trace records (calls.def and cublas.def, both backends' lines),
+# made again when a table changes; prints its path. The policy allows these calls (grader/policy/allowed).
+policy_traced() {
+  local file=$WB_BUILD/tools/traced-calls newest
+  newest=$(find "$WB_ROOT/grader/shim" -name '*.def' -newer "$file" -print -quit 2>/dev/null || true)
+  if [ ! -s "$file" ] || [ -n "$newest" ]; then
+    mkdir -p "${file%/*}"
+    { "$WB_ROOT/grader/shim/wrapped.sh" --cublas && "$WB_ROOT/grader/shim/wrapped.sh" --cpu --cublas; } |
+      sort -u >"$file.$$" && mv "$file.$$" "$file" || return 1
+  fi
+  printf '%s\n' "$file"
+}
+
+# policy_check OUT_DIR OBJECT...: what lesson code may contain (grader/policy/policy.py), checked on the grader's
+# copy of the student's files and on the objects compiled from them, in the sandbox, before the link. Its
+# refusals, one line each, go to OUT_DIR/policy.log. WB_ALLOW: the constructs and names an instructor lets
+# through (ALLOW=dlopen,asm; ALLOW=all: no policy). Fails when the code is refused or cannot be checked.
+policy_check() {
+  local out=$1 traced py
+  shift
+  [ "${WB_ALLOW:-}" != all ] || { : >"$out/policy.log"; return 0; }
+  py=$(command -v /usr/bin/python3 python3 | head -n 1)
+  if [ -z "$py" ] || ! traced=$(policy_traced); then
+    echo "policy: the grader cannot check the code (it needs python3 and binutils): make doctor" >"$out/policy.log"
+    return 1
+  fi
+  in_sandbox "$out" "$py" -I -S "$WB_ROOT/grader/policy/policy.py" --allowed "$WB_ROOT/grader/policy/allowed" \
+    --traced "$traced" --root "$WB_ROOT" --allow "${WB_ALLOW:-}" "$out"/src/* -- "$@" >"$out/policy.log" 2>&1
+}
+
 # build_program LESSON SRC_DIR OUT_DIR: copies LESSON's files from SRC_DIR and builds OUT_DIR/program.
-# Writes OUT_DIR/status (ok, missing, not-a-file, compile-error, link-error, no-compiler, timeout) and the
-# logs compile.log (the student's files only: what "compiles cleanly" judges) and link.log. A file is
-# taken only as a regular file, by its name: a link, a folder or a device in its place is refused.
+# Writes OUT_DIR/status (ok, missing, not-a-file, compile-error, policy, link-error, no-compiler, timeout) and
+# the logs compile.log (the student's files only: what "compiles cleanly" judges), policy.log (what the policy
+# refused, also added to compile.log) and link.log. A file is taken only as a regular file, by its name: a
+# link, a folder or a device in its place is refused.
 build_program() {
   local lesson=$1 src=$2 out=$3 f obj rc libs=() objs=() link=() wrap
   rm -rf "$out" && mkdir -p "$out/src" "$out/obj" "$WB_BUILD/cpu" "$WB_BUILD/tools"
   : >"$out/compile.log"
   : >"$out/link.log"
+  : >"$out/policy.log"
   for f in $(lesson_sources "$lesson"); do
     if [ -L "$src/$f" ] || { [ -e "$src/$f" ] && [ ! -f "$src/$f" ]; }; then
       echo "$src/$f is not a plain file (a link, a folder or a device): submit the file itself" >"$out/compile.log"
@@ -105,6 +138,20 @@ build_program() {
   done
   # Messages name the student's own file, not the copy built here.
   replace_literal "$out/compile.log" "$out/src/" "$src/"
+  # Before anything of the grader's is linked in: what the code contains (grader/README.md, "The policy"),
+  # and what checking it took (policy-ms: grader/bench/run.sh).
+  local start
+  start=$(date +%s%N)
+  policy_check "$out" "${objs[@]}"
+  rc=$?
+  echo "$(( ($(date +%s%N) - start) / 1000000 ))" >"$out/policy-ms"
+  if [ "$rc" -ne 0 ]; then
+    replace_literal "$out/policy.log" "$out/src/" "$src/"
+    [ -s "$out/policy.log" ] || echo "policy: the check of the code did not finish" >"$out/policy.log"
+    cat "$out/policy.log" >>"$out/compile.log"
+    echo policy >"$out/status"
+    return 1
+  fi
   # On the GPU the trace (grader/shim/) is linked in here; nvcc-cpu links the same one by itself.
   if [ "${WB_BACKEND:-}" != cpu ]; then
     for f in trace wrappers kernel_info; do

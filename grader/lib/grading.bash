@@ -653,6 +653,8 @@ expect_clean_build() {
     missing) fail "$(printf 'expected: the lesson'"'"'s source files\nhappened: %s\nusual cause: the file was renamed or deleted (make reset LESSON=N restores the skeleton)' "$(cat "$dir/compile.log")")" ;;
     not-a-file) fail "$(printf 'expected: the lesson'"'"'s source files, as plain files\nhappened: %s' "$(cat "$dir/compile.log")")" ;;
     no-compiler) fail "cannot compile: $(cat "$dir/compile.log") (make doctor says what to install)" ;;
+    policy) fail "$(printf 'expected: code that uses what the lessons teach (grader/policy/allowed), so that what the grader records of it is what it did\nhappened: it was not graded:\n%s\nusual cause: a function, section or directive that lesson code does not need; if your instructor allows it, make check ALLOW=NAME' \
+      "$(excerpt "$dir/policy.log" 12)")" ;;
     *) fail "$(printf 'expected: the program compiles and links\nhappened: %s; the compiler said:\n%s' "$status" \
       "$(cat "$dir/compile.log" "$dir/link.log" >"$dir/both.log"; excerpt "$dir/both.log" 24)")" ;;
   esac

@@ -34,6 +34,8 @@ template <class... P> inline int register_by_args(void (*k)(P...), const char *n
 }
 } // namespace cudawb
 
+CUDAWB_API(cudaLaunchCooperativeKernel);
+
 /* CUDA's C forms (const void *) and C++ forms (any kernel pointer); a kernel that is not a registered
    non-template __global__ function of this program gives 98 (cudaErrorInvalidDeviceFunction) */
 inline cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
@@ -48,6 +50,7 @@ inline cudaError_t cudaLaunchKernel(T *func, dim3 gridDim, dim3 blockDim, void *
 }
 inline cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
                                                size_t sharedMem = 0, cudaStream_t stream = 0, CUDAWB_AT) {
+    CUDAWB_API_MARK(cudaLaunchCooperativeKernel);
     return cudawb::launch_by_address(func, gridDim, blockDim, args, sharedMem, stream,
                                      cudawb::launch_cooperative, "cudaLaunchCooperativeKernel", cudawb_at);
 }

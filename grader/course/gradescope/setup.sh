@@ -7,7 +7,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # g++/make: the CPU backend; bubblewrap: the sandbox; patch, jq, zip, unzip, git: the grader's unpacking and
-# outputs; python3: the seal of each result (grader/class/seal.py). Bats comes in the zip (tools/bats): the image's 1.2 is older than the 1.8.2 the grader needs.
+# outputs; python3: the seal of each result (grader/class/seal.py) and, with g++'s binutils, the policy on lesson
+# code (grader/policy/). Bats comes in the zip (tools/bats): the image's 1.2 is older than the 1.8.2 the grader needs.
 apt-get install -y -qq --no-install-recommends g++ make bubblewrap python3 patch jq zip unzip git ca-certificates >/dev/null
 workbook/cpu/bin/nvcc-cpu --ensure-runtime
 echo "setup: the CPU backend is built; Bats $(tools/bats/bin/bats --version)"
