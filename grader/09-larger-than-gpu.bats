@@ -162,6 +162,11 @@ CPU_TIMED_N=2097152 # 8 chunks of MIN_CHUNK: the step's other checks, quickly
   printed_times "$line" 4 "$t1" 8 "$t2" 2 ||
     fail "$(printf 'expected: "one stream, serial: %.2f ms, 2 streams: %.2f ms, speed-up: %sx", the times cudaEventElapsedTime gave\nhappened: %s\nusual cause: the times printed are not the ones measured' \
       "$t1" "$t2" "$ratio" "${line:-no such line}")"
+  # What the events time is the two pipelines, not the host's own work: checked here, on every backend.
+  for idx in 1 2; do
+    span=$(sed -n "${idx}p" <<<"$spans")
+    expect_span_host "the pipeline on $([ "$idx" = 1 ] && echo "one stream" || echo "two streams")" "$(cut -f2 <<<"$span")" "$(cut -f3 <<<"$span")"
+  done
   require_real_gpu "the ratio of two pipeline times"
   awk -v r="$ratio" -v min="$MIN_SPEEDUP" 'BEGIN { exit !(r >= min) }' ||
     fail "$(printf 'expected: the pipeline on two streams at least %sx as fast\nhappened: %s ms against %s ms, %sx\nusual cause: a wait for the whole stream (or the device) before each chunk is read: the host and the GPU then take turns' \
