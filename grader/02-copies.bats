@@ -151,6 +151,11 @@ checked_on() {
   dflt=$(copy_back "$b" Default)
   [ -n "$back" ] && [ -n "$dflt" ] ||
     fail "$(printf 'expected: after the add kernel on %s, a cudaMemcpy of it to the host with cudaMemcpyDeviceToHost (into h_pinned), and one with cudaMemcpyDefault (into h_pageable)\nhappened: the program'"'"'s cudaMemcpy calls:\n%s\nusual cause: a copy back is missing, or goes the wrong way' "${b:-d_b}" "$(calls_of cudaMemcpy)")"
+  # Each line is printed from the copy's data: after that copy.
+  expect_waited "the copy back into h_pinned" "plus 1 on the device, device to host: " \
+    "the host buffer was read before the device-to-host copy filled it" "$(call_field "$back" n)"
+  expect_waited "the copy back with cudaMemcpyDefault" "device to host with cudaMemcpyDefault: " \
+    "the host buffer was read before the copy with cudaMemcpyDefault filled it" "$(call_field "$dflt" n)"
   expect_report "plus 1 on the device, device to host" 2 \
     "the host buffer was read before the device-to-host copy filled it (zeros, or the old data, are the sign)"
   expect_report "device to host with cudaMemcpyDefault" 2 \
