@@ -81,6 +81,38 @@ PROBE_QUESTIONS=(
   "cudaFreeHost of the same pinned memory|fn=cudaFreeHost ptr=pinned#*"
 )
 
+# expect_verdicts_seen: after expect_answers on the probe's run, each answer that says what reached a device
+# destination ("copied", "nothing copied") comes from the destination's data: it was written (cleared)
+# after the previous question's copy and before the one asked about, and copied back to the host after that
+# copy and before the line was printed. (A pageable host destination has no name in the trace: its verdicts
+# are taken as printed.)
+expect_verdicts_seen() {
+  local q question n prev=0 last line rec dst at clear check i=0
+  local -a ns
+  read -r -a ns <<<"$ANSWER_NS"
+  for q in "${PROBE_QUESTIONS[@]}"; do
+    question=${q%%|*} n=${ns[$i]} i=$((i + 1)) last=$prev prev=$n
+    line=$(grep -m1 -F -- "$question: " "$RUN_DIR/stdout" || true)
+    if [[ $line == *" copied" ]]; then
+      rec=$(calls "n=$n")
+      dst=$(call_field "$rec" dst | sed 's/+.*//')
+      # pageable host memory has no name in the trace: a copy into it cannot be told from another
+      [ "$dst" != host ] || continue
+      at=$(grep -b -m1 -F -- "$question: " "$RUN_DIR/stdout" | cut -d: -f1)
+      clear=$(calls fn=cudaMemcpy status=0 | awk -F '\t' -v p="$last" -v n="$n" -v d="$dst" \
+        '$1 > p && $1 < n && (" " $7 " ") ~ (" dst=" d "[ +]")' | head -n 1)
+      check=$(calls fn=cudaMemcpy status=0 | awk -F '\t' -v n="$n" -v at="$at" -v d="$dst" '
+        { p = $7; if (!sub(/.*printed=/, "", p)) next; sub(/ .*/, "", p) }
+        $1 > n && p + 0 <= at + 0 && (" " $7 " ") ~ (" src=" d "[ +]")' | head -n 1)
+      [ -n "$clear" ] && [ -n "$check" ] && continue
+      clear=$([ -n "$clear" ] && echo "it was cleared: $(call_text "$clear")" || echo "nothing wrote it after the previous question")
+      check=$([ -n "$check" ] && echo "it was read back: $(call_text "$check")" || echo "nothing copied it back before the line")
+      fail "$(printf 'expected: "%s" says what reached the destination (%s): written over before the copy asked about, and copied back to the host after it, before the line is printed\nhappened: %s\n          %s\nusual cause: a verdict typed in, or a destination not cleared between questions (a failed copy then looks copied)' \
+        "$line" "$dst" "$clear" "$check")"
+    fi
+  done
+}
+
 # checked_on BUF AFTER: the checksum kernel ran on BUF after call AFTER and its sum was copied back.
 checked_on() {
   local launch
@@ -169,6 +201,7 @@ checked_on() {
   run_program --name probe -- --probe
   expect_exit 0
   expect_answers "${PROBE_QUESTIONS[@]}"
+  expect_verdicts_seen
   expect_output "$(expected_file probe.out)" \
     "a copy with other pointers or another kind than its question names, or a destination not cleared between questions (a failed copy then looks copied)"
 }
