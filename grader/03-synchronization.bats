@@ -122,10 +122,21 @@ fill_target() { call_field "$1" args | cut -d, -f1; }
 # hint: Device printf writes into a buffer that the host prints at the next synchronizing call. A program
 # hint: that returns first prints nothing from the kernel.
 @test "step 5: synchronizes so that the device's printf appears (1 point)" {
+  local launch after
   require_program
   run_program --name printf -- --printf
   expect_exit 0
   expect_call cudaLaunchKernel kernel=hello status=0 --because "the provided launch of hello was edited away"
+  # The line is the kernel's only when the program waited for the kernel: a call after the launch, before
+  # the program ends, that finishes it (what the wait covers, as unfinished_at reads it, whichever call).
+  launch=$(calls fn=cudaLaunchKernel kernel=hello status=0 | tail -n 1)
+  if [ -n "$(unfinished_at 999999999999 "$(call_field "$launch" n)")" ]; then
+    after=$(calls | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 > l' | head -n 6 |
+      while IFS= read -r c; do printf '\n    %s' "$(call_text "$c")"; done)
+    after=${after:+the calls after it, none of which waits for it:$after}
+    fail "$(printf 'expected: after the launch of hello, a call that waits for it before the program ends (cudaDeviceSynchronize, or a wait that covers its stream)\nhappened: %s; then %s\nso the line "device: ..." is not the kernel'"'"'s: the device prints it at a synchronizing call, and a program that ends first loses it\nusual cause: no synchronizing call (cudaDeviceSynchronize) between the launch and the return' \
+      "$(call_text "$launch")" "${after:-no CUDA call after it}")"
+  fi
   expect_line "device: " "$(expected_file printf.out)" \
     "no synchronizing call (cudaDeviceSynchronize) between the launch and the return: the kernel's line is lost when the program ends first"
   expect_line "host: " "$(expected_file printf.out)" "read the program's own error message"
