@@ -62,6 +62,8 @@ fill_target() { call_field "$1" args | cut -d, -f1; }
   copy=$(calls fn=cudaMemcpy "src=$buf" kind=DeviceToHost "bytes=$((n * 4))" status=0 | awk -F '\t' -v a="$(call_field "$fill" n)" '$1 > a' | head -n 1)
   [ -n "$copy" ] ||
     fail "$(printf 'expected: after slow_fill of %s, a blocking cudaMemcpy of its %s bytes to the host (cudaMemcpyDeviceToHost)\nhappened: the program'"'"'s cudaMemcpy calls:\n%s\nusual cause: the results were not copied back, copied with cudaMemcpyAsync (it does not wait), or copied short' "$buf" "$((n * 4))" "$(calls_of cudaMemcpy)")"
+  expect_waited "slow_fill of 1 and the copy back" "copied back with cudaMemcpy: " \
+    "the results were read before the cudaMemcpy that brings them back" "$(call_field "$copy" n)"
   expect_printed "copied back with cudaMemcpy: $n of $n elements are 1" \
     "the results were read before the copy that brings them back"
   fill=$(fill_launch "$TWO")
