@@ -116,11 +116,34 @@ PROBE_QUESTIONS=(
 # hint: Row y of a pitched image starts at (char *)base + y * pitch: step in bytes to the row, then index
 # hint: it in floats. base + y * width lands in the padding of earlier rows once the pitch is wider.
 @test "step 4: the kernel reaches each element through its row's pitch (3 points)" {
-  local w h
+  local w h rb recs d_in d_out in_pitch out_pitch launch copy_in copy_out
   require_program
-  w=$(image_w) h=$(image_h)
+  w=$(image_w) h=$(image_h) rb=$(($(image_w) * 4))
   run_chosen
   expect_exit 0
+  recs=$(images "$w" "$h")
+  d_in=$(call_field "$(head -n 1 <<<"$recs")" ptr) in_pitch=$(call_field "$(head -n 1 <<<"$recs")" pitch)
+  d_out=$(call_field "$(tail -n 1 <<<"$recs")" ptr) out_pitch=$(call_field "$(tail -n 1 <<<"$recs")" pitch)
+  # The image printed is the kernel's: the host image copied into d_in with its pitch, brighten from d_in
+  # into d_out after that copy, d_out copied back with its pitch after the kernel, and only then read.
+  launch=$(calls fn=cudaLaunchKernel kernel=brighten status=0 |
+    awk -F '\t' -v a="$d_in" -v b="$d_out" '{ v = " " $7 " "; sub(/.* args=/, "", v); sub(/ .*/, "", v); n = split(v, arg, ",")
+      fa = fb = 0; for (i = 1; i <= n; i++) { fa = fa || arg[i] == a; fb = fb || arg[i] == b } if (fa && fb) print }' | tail -n 1)
+  [ -n "$launch" ] ||
+    fail "$(printf 'expected: brighten launched on the two images, reading d_in (%s) and writing d_out (%s)\nhappened: its launches:\n%s\nusual cause: the provided launch was edited, or given other buffers' "$d_in" "$d_out" "$(calls_of cudaLaunchKernel)")"
+  copy_in=$(calls "fn=cudaMemcpy2D*" "dst=$d_in" "dpitch=$in_pitch" "width=$rb" "height=$h" kind=HostToDevice status=0 |
+    host_side src | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 < l' | tail -n 1)
+  [ -n "$copy_in" ] && follows "$(call_field "$copy_in" n)" "$(call_field "$launch" n)" ||
+    fail "$(printf 'expected: before brighten, the host image copied into d_in (%s) with its pitch (%s bytes), %s rows of %s bytes, in an order the kernel follows\nhappened: %s; the 2-D copies were:\n%s\nusual cause: the copy in is missing or after the launch, or the kernel runs on an image that was never copied in' \
+      "$d_in" "$in_pitch" "$h" "$rb" "$(call_text "$launch")" "$(calls_of cudaMemcpy2D)")"
+  copy_out=$(calls "fn=cudaMemcpy2D*" "src=$d_out" "spitch=$out_pitch" "width=$rb" "height=$h" kind=DeviceToHost status=0 |
+    host_side dst | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 > l' | head -n 1)
+  [ -n "$copy_out" ] && follows "$(call_field "$launch" n)" "$(call_field "$copy_out" n)" ||
+    fail "$(printf 'expected: after brighten, d_out (%s) copied back to the host with its pitch (%s bytes), %s rows of %s bytes, in an order that follows the kernel\nhappened: %s; the 2-D copies were:\n%s\nusual cause: the image copied back before the kernel ran, or not at all: the values printed are then not the kernel'"'"'s' \
+      "$d_out" "$out_pitch" "$h" "$rb" "$(call_text "$launch")" "$(calls_of cudaMemcpy2D)")"
+  expect_waited "the copy of the image back" "image checked: " \
+    "the host read the image before the copy back had finished: an async copy needs a wait (cudaStreamSynchronize)" \
+    "$(call_field "$copy_out" n)"
   expect_printed "image checked: $((w * h)) of $((w * h)) elements as expected" \
     "each row starts pitch bytes after the one before: (float *)((char *)base + y * pitch), then [x]"
   expect_printed "sum of the image: $(expected_sum "$w" "$h")" \
