@@ -52,6 +52,43 @@ expect_checksum() {
     return 1
 }
 
+# gemm_rows REC M N K: how many rows of row-major C = A B (A M x K, B K x N) the cublasSgemm record REC
+# computes, in one of the chapter's two forms; nothing when it computes something else. The buffer that holds
+# B is the one the program uploaded K x N floats into (when M = N, A's buffer got as many: either is taken).
+#   C^T = B^T A^T: CUBLAS_OP_N twice, N x ROWS x K, B's buffer first (lda N), A's rows next (ldb K), ldc N;
+#   the transposes: CUBLAS_OP_T twice, ROWS x N x K, A's rows first (lda K), B's buffer next (ldb N), ldc ROWS.
+gemm_rows() {
+  local rec=$1 n=$3 k=$4 r1 r2 r3 b_bufs
+  IFS=x read -r r1 r2 r3 <<<"$(call_field "$rec" mnk)"
+  b_bufs=" $(calls status=0 "bytes=$((k * n * 4))" | awk -F '\t' '$2 ~ /^(cublasSet(Matrix|Vector)(Async)?|cudaMemcpy(Async)?)$/' |
+    while IFS= read -r up; do buffer_of "$up" dst; done | sort -u | tr '\n' ' ')"
+  [ "$r3" = "$k" ] || return 0
+  case "$(call_field "$rec" ta)$(call_field "$rec" tb)" in
+    NN) [ "$r1" = "$n" ] && [ "$(call_field "$rec" lda)" = "$n" ] && [ "$(call_field "$rec" ldb)" = "$k" ] &&
+          [ "$(call_field "$rec" ldc)" = "$n" ] && [[ $b_bufs == *" $(buffer_of "$rec" A) "* ]] && echo "$r2" ;;
+    TT) [ "$r2" = "$n" ] && [ "$(call_field "$rec" lda)" = "$k" ] && [ "$(call_field "$rec" ldb)" = "$n" ] &&
+          [ "$(call_field "$rec" ldc)" = "$r1" ] && [[ $b_bufs == *" $(buffer_of "$rec" B) "* ]] && echo "$r1" ;;
+  esac
+  return 0
+}
+
+# expect_product M N K: the last run's successful cublasSgemm calls together compute the M rows of row-major
+# C = A B (gemm_rows), each a well-formed block: what its checksum says is then cuBLAS's, not the host's.
+expect_product() {
+  local rec rows total=0
+  while IFS= read -r rec; do
+    [ -n "$rec" ] || continue
+    rows=$(gemm_rows "$rec" "$@")
+    [ -n "$rows" ] ||
+      fail "$(printf 'expected: each cublasSgemm computes rows of row-major C = A B for A %s x %s and B %s x %s: CUBLAS_OP_N twice, n x rows x k, B first (lda n), then A (ldb k), ldc n (or the transposes: CUBLAS_OP_T twice, rows x n x k, A first (lda k), B (ldb n), ldc rows)\nhappened: %s\nusual cause: %s' \
+        "$1" "$3" "$3" "$2" "$(call_text "$rec")" \
+        "row-major arrays handed to cuBLAS as they are: cuBLAS reads them column-major, as A^T and B^T, and computes another product; or a leading dimension that is not the length of a column-major column")"
+    total=$((total + rows))
+  done < <(calls fn=cublasSgemm status=0)
+  [ "$total" = "$1" ] ||
+    fail "$(printf 'expected: the product'"'"'s %s rows computed by cublasSgemm, once each\nhappened: its cublasSgemm calls computed %s rows:\n%s\nusual cause: a block of rows dropped or computed twice, or the product computed elsewhere' "$1" "$total" "$(calls_of cublasSgemm)")"
+}
+
 # The buffer a record's field names, without its offset: "alloc#3".
 buffer_of() { call_field "$1" "$2" | sed 's/+.*//'; }
 
@@ -110,6 +147,7 @@ run_budget() {
   back=$(copy_back "$gemm")
   [ -n "$back" ] ||
     fail "$(printf 'expected: after the cublasSgemm, its output (C=%s) copied back to the host (cublasGetMatrix, or cudaMemcpy)\nhappened: no call copies %s to the host after it\nusual cause: the result read from another buffer, or not copied back at all' "$(buffer_of "$gemm" C)" "$(buffer_of "$gemm" C)")"
+  expect_product "$(mat_m)" "$(mat_n)" "$(mat_k)"
   expect_checksum "$(mat_m)" "$(mat_n)" "$(mat_k)" "the grader's product"
 }
 
@@ -236,6 +274,7 @@ run_budget() {
   gemms=$(calls fn=cublasSgemm status=0 | grep -c . || true)
   [ "$gemms" -ge 2 ] ||
     fail "expected: the product in blocks, several cublasSgemm calls; happened: $gemms"
+  expect_product "$(mat_m)" "$(mat_n)" "$(mat_k)"
   # Each allocation of the run fails once, by turns: the program gets the product with smaller blocks, or
   # (when nothing smaller can help) keeps the out-of-memory contract. At least one must be a recovery.
   mallocs=$(calls fn=cudaMalloc status=0 | cut -f1)
