@@ -69,7 +69,7 @@ PROBE_QUESTIONS=(
 # hint: In pipeline(): cudaMallocAsync((void **)&d_chunk, bytes, stream) for each chunk's scratch, and
 # hint: cudaFreeAsync(d_chunk, stream) after its kernel: both queued on the stream, neither waits for the GPU.
 @test "step 2: gives each chunk scratch from cudaMallocAsync, freed with cudaFreeAsync in stream order (3 points)" {
-  local n k launches scratch rec free d2h bad
+  local n k launches scratch rec free d2h bad out
   require_program
   n=$(chosen_n) k=$(chunks "$(chosen_n)")
   run_chosen
@@ -95,8 +95,15 @@ PROBE_QUESTIONS=(
   done <<<"$launches"
   bad=$(calls fn=cudaMalloc status=0 | head -n 1)
   [ -z "$bad" ] || fail "$(printf 'expected: no cudaMalloc in the pipeline\nhappened: %s\nusual cause: the per-chunk cudaMalloc/cudaFree path is used where the stream-ordered one should be' "$(call_text "$bad")")"
-  d2h=$(calls fn=cudaMemcpyAsync kind=DeviceToHost status=0 | tail -n 1)
-  [ -n "$d2h" ] || fail "expected: the results copied back with cudaMemcpyAsync; happened: no such copy; the program $RUN_HOW"
+  # The results printed are the kernels': the buffer they write (their second argument) copied back whole,
+  # after every one of them.
+  out=$(call_field "$(head -n 1 <<<"$launches")" args | cut -d, -f2 | sed 's/+.*//')
+  d2h=$(calls fn=cudaMemcpyAsync kind=DeviceToHost "src=$out" "bytes=$((n * 4))" status=0 | tail -n 1)
+  [ -n "$d2h" ] || fail "$(printf 'expected: the results, all %s bytes of %s, copied back with cudaMemcpyAsync\nhappened: its copies:\n%s\nusual cause: the copy back is missing, short, or from another buffer' "$((n * 4))" "$out" "$(calls_of cudaMemcpyAsync)")"
+  while IFS= read -r rec; do
+    follows "$(call_field "$rec" n)" "$(call_field "$d2h" n)" ||
+      fail "$(printf 'expected: the copy of the results ordered behind every chunk'"'"'s kernel\nhappened: %s does not follow %s\nusual cause: the copy back on another stream than the kernels, with nothing ordering them' "$(call_text "$d2h")" "$(call_text "$rec")")"
+  done <<<"$launches"
   expect_waited "the copy of the results" "results checked on the host: " \
     "the copy back is queued on the stream: wait for the stream (cudaStreamSynchronize) before the host reads" \
     "$(call_field "$d2h" n)"
