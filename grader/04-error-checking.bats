@@ -181,7 +181,7 @@ expect_error_line() {
     fn=$(call_field "$first" fn)
     if [ -z "$first" ] || { [ "$(call_field "$first" class)" != sync ] && [ "$fn" != cudaMemcpy ]; }; then
       fail "$(printf 'expected: with --%s, a call that waits for the kernels (cudaDeviceSynchronize, or a blocking cudaMemcpy) returns %s\nhappened: %s\nusual cause: no call waits for the kernels before the results are read, so the error surfaces late or not at all' \
-        "$mode" "${what%%:*}" "${first:+the first call to return it was $(call_text "$first")}${first:-no call returned it; the program $RUN_HOW}")"
+        "$mode" "${what%%:*}" "${first:+the first call to return it was $(call_text "$first")}$([ -n "$first" ] || echo "no call returned it; the program $RUN_HOW")")"
     fi
     expect_error_line "$(line_of "$first")" "$SYNC_CALLS" "$fn$([ "$fn" = cudaMemcpy ] && echo '(...)' || echo '()')" \
       "the result of the call that waits for the kernels (line $(line_of "$first")) is not checked, so the error surfaces at a later call or not at all" \

@@ -133,7 +133,7 @@ timed_span() {
       END { print last }')
     [ -n "$rec" ] && [[ $(call_field "$rec" ptr) == "$prefix"* ]] ||
       fail "$(printf 'expected: "%s" answered by cudaPointerGetAttributes on that pointer (%s...)\nhappened: %s\nusual cause: an answer typed in instead of asked of the runtime, or asked about another pointer' \
-        "$question" "$prefix" "${rec:+the last such call before the line was $(call_text "$rec")}${rec:-the program made no such call before the line}")"
+        "$question" "$prefix" "${rec:+the last such call before the line was $(call_text "$rec")}$([ -n "$rec" ] || echo "the program made no such call before the line")")"
     type=$(call_field "$rec" type)
     type=cudaMemoryType${type^}
     [ "$line" = "$question: $type, the host can read it: $readable" ] ||

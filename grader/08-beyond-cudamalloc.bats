@@ -83,7 +83,7 @@ PROBE_QUESTIONS=(
     [[ $(call_field "$bad" fn) == cudaMalloc*Async ]] && [ "$(call_field "$bad" stream)" = "$(call_field "$rec" stream)" ] &&
       [ "$(call_field "$bad" bytes)" = "$(($(call_field "$rec" args | cut -d, -f3) * 4))" ] ||
       fail "$(printf 'expected: each chunk read from scratch of its own size, allocated with cudaMallocAsync on the stream of its kernel\nhappened: %s read %s, from %s\nusual cause: %s' \
-        "$(call_text "$rec")" "$scratch" "${bad:+$(call_text "$bad")}${bad:-no allocation the trace knows}" \
+        "$(call_text "$rec")" "$scratch" "${bad:+$(call_text "$bad")}$([ -n "$bad" ] || echo "no allocation the trace knows")" \
         "the scratch comes from cudaMalloc (which cudaFree must then wait for), or is allocated on another stream than the chunk's work")"
     free=$(calls fn=cudaFreeAsync "ptr=$scratch" status=0 | head -n 1)
     [ -n "$free" ] ||

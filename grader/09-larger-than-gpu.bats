@@ -72,7 +72,7 @@ CPU_TIMED_N=2097152 # 8 chunks of MIN_CHUNK: the step's other checks, quickly
   info=$(calls fn=cudaMemGetInfo status=0 | head -n 1)
   [ -n "$info" ] && [ "$(call_field "$info" n)" -lt "$(first_n class=alloc)" ] ||
     fail "$(printf 'expected: without --budget, cudaMemGetInfo asked before the first allocation (the grader gave it %s MiB)\nhappened: %s\nusual cause: a budget typed in, not asked of the device' \
-      "$LEAVE_B" "${info:+$(call_text "$info")}${info:-no cudaMemGetInfo call}")"
+      "$LEAVE_B" "${info:+$(call_text "$info")}$([ -n "$info" ] || echo "no cudaMemGetInfo call")")"
   free=$(call_field "$info" free)
   expect_peak_within "$free" "what cudaMemGetInfo said was free ($free bytes)"
   expect_summed "$(size_b)" "read the program's output: the sum is right under --budget (step 2)"
