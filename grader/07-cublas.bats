@@ -22,9 +22,11 @@ GPU_TIMED_N=4096
 CPU_TIMED_N=48
 
 # The product the grader asks for, chosen when grading starts (chosen_n): A is M x K, B is K x N, none
-# of them square or a round number: 101..300 rows, 51..200 columns, 31..130 inner terms.
+# of them a round number: 101..300 rows, 51..201 columns, 31..130 inner terms. N is never M: with M = N the
+# row-major arrays handed to cuBLAS as they are make a call of the right shape, and A's buffer and B's hold
+# as many floats, so that the trace could not tell the operands apart (gemm_rows).
 mat_m() { echo $(( $(chosen_n) % 200 + 101 )); }
-mat_n() { echo $(( $(chosen_n) % 150 + 51 )); }
+mat_n() { local n=$(( $(chosen_n) % 150 + 51 )); [ "$n" != "$(mat_m)" ] || n=$((n + 1)); echo "$n"; }
 mat_k() { echo $(( $(chosen_n) % 100 + 31 )); }
 run_chosen() { run_program --name "run-$(mat_m)x$(mat_n)x$(mat_k)" -- "$(mat_m)" "$(mat_n)" "$(mat_k)"; }
 
@@ -54,7 +56,7 @@ expect_checksum() {
 
 # gemm_rows REC M N K: how many rows of row-major C = A B (A M x K, B K x N) the cublasSgemm record REC
 # computes, in one of the chapter's two forms; nothing when it computes something else. The buffer that holds
-# B is the one the program uploaded K x N floats into (when M = N, A's buffer got as many: either is taken).
+# B is the one the program uploaded K x N floats into (A's got M x K: the grader never chooses M = N).
 #   C^T = B^T A^T: CUBLAS_OP_N twice, N x ROWS x K, B's buffer first (lda N), A's rows next (ldb K), ldc N;
 #   the transposes: CUBLAS_OP_T twice, ROWS x N x K, A's rows first (lda K), B's buffer next (ldb N), ldc ROWS.
 gemm_rows() {
