@@ -74,8 +74,32 @@ build_with() {
   WB_ALT_BUILD=$1
 }
 
-# expect_result N: the run printed the kernel's results for N floats, as the grader computes them.
+# copy_of FROM_OR_TO BUFFER KINDS BYTES: the last run's successful copies (cudaMemcpy, or its Async form) of
+# BYTES bytes with BUFFER as their src or dst (FROM_OR_TO), with one of KINDS (a | list).
+copy_of() {
+  calls "fn=cudaMemcpy*" "$1=$2" "bytes=$4" status=0 |
+    awk -F '\t' -v k="|$3|" '$2 ~ /^cudaMemcpy(Async)?$/ && match($7, /kind=[A-Za-z]+/) && index(k, "|" substr($7, RSTART + 5, RLENGTH - 5) "|")'
+}
+
+# expect_result N: the run printed the kernel's results for N floats, as the grader computes them, and they
+# are the kernel's: the input copied to the device, scale run on it into the output buffer after that copy,
+# the output copied back after the kernel, and the lines printed after that copy.
 expect_result() {
+  local launch in out copy_in copy_out
+  launch=$(calls fn=cudaLaunchKernel kernel=scale status=0 | awk -F '\t' -v n="$1" '(" " $7 " ") ~ (" args=alloc#[0-9]+,alloc#[0-9]+," n " ")' | tail -n 1)
+  [ -n "$launch" ] ||
+    fail "$(printf 'expected: scale launched over the %s floats, from one device buffer into another\nhappened: its launches:\n%s\nusual cause: the provided launch was edited, or a call before it failed' "$1" "$(calls_of cudaLaunchKernel)")"
+  in=$(call_field "$launch" args | cut -d, -f1) out=$(call_field "$launch" args | cut -d, -f2)
+  copy_in=$(copy_of dst "$in" "HostToDevice|Default" $(($1 * 4)) | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 < l' | tail -n 1)
+  [ -n "$copy_in" ] && follows "$(call_field "$copy_in" n)" "$(call_field "$launch" n)" ||
+    fail "$(printf 'expected: before the launch of scale, the %s input floats copied to its input buffer (%s), in an order the kernel follows\nhappened: %s; the copies were:\n%s\nusual cause: the input copied after the launch, or not at all: the results printed are then not the kernel'"'"'s' \
+      "$1" "$in" "$(call_text "$launch")" "$(calls_of cudaMemcpy)")"
+  copy_out=$(copy_of src "$out" "DeviceToHost|Default" $(($1 * 4)) | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 > l' | head -n 1)
+  [ -n "$copy_out" ] && follows "$(call_field "$launch" n)" "$(call_field "$copy_out" n)" ||
+    fail "$(printf 'expected: after the launch of scale, its %s output floats (%s) copied back to the host, in an order that follows the kernel\nhappened: %s; the copies were:\n%s\nusual cause: the results read before the copy that brings them back, or not copied back at all' \
+      "$1" "$out" "$(call_text "$launch")" "$(calls_of cudaMemcpy)")"
+  expect_waited "the copy of the results back" "scaled $1 floats on the device: " \
+    "the results were read before the copy that brings them back had finished" "$(call_field "$copy_out" n)"
   expect_printed "scaled $1 floats on the device: $1 of $1 as expected" \
     "the kernel did not run, or its results were read before it had finished"
   expect_printed "sum of the results: $(expected_sum "$1")" "the sum is of the results, as the kernel wrote them"

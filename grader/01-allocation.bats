@@ -96,10 +96,14 @@ probe_answers() { expect_answers "${PROBE_QUESTIONS[@]}"; }
   [ -n "$clear" ] && [ -n "$add" ] ||
     fail "$(printf 'expected: the memset of %s between the provided fill and add launches\nhappened: the calls on it were:\n%s\nusual cause: the clear is not where the TODO is' "$buf" "$(calls "dst=$buf"; calls "args=$buf,*" | cut -f1-2,7 | sed 's/^/    /')")"
   count=$(calls fn=cudaLaunchKernel kernel=count_equal "args=$buf,*" | awk -F '\t' -v a="$add" '$1 > a' | head -n 1)
-  copy=$(calls fn=cudaMemcpy kind=DeviceToHost "src=$(call_field "$count" args | sed 's/.*,//')" status=0 | head -n 1)
-  [ -n "$count" ] && [ -n "$copy" ] ||
-    fail "expected: the count of ones computed on the device (count_equal on $buf) and copied back; happened: the trace has no such launch and copy"
+  # The count printed is the device's: its counter copied back after count_equal, and printed after that.
+  copy=$(calls "fn=cudaMemcpy*" "src=$(call_field "$count" args | sed 's/.*,//')" status=0 |
+    awk -F '\t' -v c="$(call_field "$count" n)" '$1 > c && $2 ~ /^cudaMemcpy(Async)?$/ && $7 ~ /kind=(DeviceToHost|Default)/' | head -n 1)
+  [ -n "$count" ] && [ -n "$copy" ] && follows "$(call_field "$count" n)" "$(call_field "$copy" n)" ||
+    fail "expected: the count of ones computed on the device (count_equal on $buf) and copied back after it; happened: the trace has no such launch and copy"
   expect_exit 0
+  expect_waited "the copy of the count back" "cleared, then added 1: " \
+    "the count was read before the copy that brings it back had finished" "$(call_field "$copy" n)"
   expect_printed "cleared, then added 1: $n of $n elements are 1" \
     "the buffer was not cleared, or only partly: cudaMemset counts bytes, so clearing n floats takes n * sizeof(float)"
 }

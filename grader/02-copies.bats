@@ -81,6 +81,38 @@ PROBE_QUESTIONS=(
   "cudaFreeHost of the same pinned memory|fn=cudaFreeHost ptr=pinned#*"
 )
 
+# expect_verdicts_seen: after expect_answers on the probe's run, each answer that says what reached a device
+# destination ("copied", "nothing copied") comes from the destination's data: it was written (cleared)
+# after the previous question's copy and before the one asked about, and copied back to the host after that
+# copy and before the line was printed. (A pageable host destination has no name in the trace: its verdicts
+# are taken as printed.)
+expect_verdicts_seen() {
+  local q question n prev=0 last line rec dst at clear check i=0
+  local -a ns
+  read -r -a ns <<<"$ANSWER_NS"
+  for q in "${PROBE_QUESTIONS[@]}"; do
+    question=${q%%|*} n=${ns[$i]} i=$((i + 1)) last=$prev prev=$n
+    line=$(grep -m1 -F -- "$question: " "$RUN_DIR/stdout" || true)
+    if [[ $line == *" copied" ]]; then
+      rec=$(calls "n=$n")
+      dst=$(call_field "$rec" dst | sed 's/+.*//')
+      # pageable host memory has no name in the trace: a copy into it cannot be told from another
+      [ "$dst" != host ] || continue
+      at=$(grep -b -m1 -F -- "$question: " "$RUN_DIR/stdout" | cut -d: -f1)
+      clear=$(calls fn=cudaMemcpy status=0 | awk -F '\t' -v p="$last" -v n="$n" -v d="$dst" \
+        '$1 > p && $1 < n && (" " $7 " ") ~ (" dst=" d "[ +]")' | head -n 1)
+      check=$(calls fn=cudaMemcpy status=0 | awk -F '\t' -v n="$n" -v at="$at" -v d="$dst" '
+        { p = $7; if (!sub(/.*printed=/, "", p)) next; sub(/ .*/, "", p) }
+        $1 > n && p + 0 <= at + 0 && (" " $7 " ") ~ (" src=" d "[ +]")' | head -n 1)
+      [ -n "$clear" ] && [ -n "$check" ] && continue
+      clear=$([ -n "$clear" ] && echo "it was cleared: $(call_text "$clear")" || echo "nothing wrote it after the previous question")
+      check=$([ -n "$check" ] && echo "it was read back: $(call_text "$check")" || echo "nothing copied it back before the line")
+      fail "$(printf 'expected: "%s" says what reached the destination (%s): written over before the copy asked about, and copied back to the host after it, before the line is printed\nhappened: %s\n          %s\nusual cause: a verdict typed in, or a destination not cleared between questions (a failed copy then looks copied)' \
+        "$line" "$dst" "$clear" "$check")"
+    fi
+  done
+}
+
 # checked_on BUF AFTER: the checksum kernel ran on BUF after call AFTER and its sum was copied back.
 checked_on() {
   local launch
@@ -151,6 +183,11 @@ checked_on() {
   dflt=$(copy_back "$b" Default)
   [ -n "$back" ] && [ -n "$dflt" ] ||
     fail "$(printf 'expected: after the add kernel on %s, a cudaMemcpy of it to the host with cudaMemcpyDeviceToHost (into h_pinned), and one with cudaMemcpyDefault (into h_pageable)\nhappened: the program'"'"'s cudaMemcpy calls:\n%s\nusual cause: a copy back is missing, or goes the wrong way' "${b:-d_b}" "$(calls_of cudaMemcpy)")"
+  # Each line is printed from the copy's data: after that copy.
+  expect_waited "the copy back into h_pinned" "plus 1 on the device, device to host: " \
+    "the host buffer was read before the device-to-host copy filled it" "$(call_field "$back" n)"
+  expect_waited "the copy back with cudaMemcpyDefault" "device to host with cudaMemcpyDefault: " \
+    "the host buffer was read before the copy with cudaMemcpyDefault filled it" "$(call_field "$dflt" n)"
   expect_report "plus 1 on the device, device to host" 2 \
     "the host buffer was read before the device-to-host copy filled it (zeros, or the old data, are the sign)"
   expect_report "device to host with cudaMemcpyDefault" 2 \
@@ -164,6 +201,7 @@ checked_on() {
   run_program --name probe -- --probe
   expect_exit 0
   expect_answers "${PROBE_QUESTIONS[@]}"
+  expect_verdicts_seen
   expect_output "$(expected_file probe.out)" \
     "a copy with other pointers or another kind than its question names, or a destination not cleared between questions (a failed copy then looks copied)"
 }
@@ -191,7 +229,7 @@ checked_on() {
 # hint: Time the copies with cudaEventRecord before and after them, cudaEventSynchronize on the second
 # hint: event, then cudaEventElapsedTime. The pinned copies must read the buffer from cudaMallocHost.
 @test "step 8: copies from pinned memory at least 3x as fast as pageable (2 points)" {
-  local ratio times bytes=268435456 pinned pageable
+  local ratio times bytes=268435456 pinned pageable spans kind s e
   require_program
   # Everything but the ratio is checked on every backend: the mode runs, its copies are the ones timed,
   # its data arrives, nothing leaks. Only the ratio needs a real GPU.
@@ -208,12 +246,13 @@ checked_on() {
       "$(grep -m1 '^copied data checked' "$RUN_DIR/stdout" || echo "no such line")")"
   # The times are the ones the events measured around the copies, as the trace recorded them: a span
   # that holds only pinned copies times those, one that holds only pageable ones times them.
-  times=$(elapsed_spans | while IFS=$'\t' read -r ms s e _; do
+  spans=$(elapsed_spans | while IFS=$'\t' read -r ms s e _; do
     pinned=$(span_count "$s" "$e" fn=cudaMemcpy kind=HostToDevice src=pinned#* "bytes=$bytes" status=0)
     pageable=$(span_count "$s" "$e" fn=cudaMemcpy kind=HostToDevice src=host "bytes=$bytes" status=0)
-    if [ "$pinned" -gt 0 ] && [ "$pageable" = 0 ]; then echo "pinned $ms $pinned"; fi
-    if [ "$pageable" -gt 0 ] && [ "$pinned" = 0 ]; then echo "pageable $ms $pageable"; fi
-  done | awk '{ ms[$1] += $2; n[$1] += $3 } END { if (n["pinned"] && n["pageable"]) printf "%.4f %.4f", ms["pageable"] / n["pageable"], ms["pinned"] / n["pinned"] }')
+    if [ "$pinned" -gt 0 ] && [ "$pageable" = 0 ]; then echo "pinned $ms $pinned $s $e"; fi
+    if [ "$pageable" -gt 0 ] && [ "$pinned" = 0 ]; then echo "pageable $ms $pageable $s $e"; fi
+  done)
+  times=$(awk '{ ms[$1] += $2; n[$1] += $3 } END { if (n["pinned"] && n["pageable"]) printf "%.4f %.4f", ms["pageable"] / n["pageable"], ms["pinned"] / n["pinned"] }' <<<"$spans")
   [ -n "$times" ] ||
     fail "$(printf 'expected: the pageable copies and the pinned copies each timed by two events recorded around them (cudaEventRecord before, cudaEventRecord after, cudaEventElapsedTime)\nhappened: the elapsed-time calls were:\n%s\nusual cause: one event recorded on the wrong side of the copies, or the two kinds in one timing' "$(calls_of cudaEventElapsedTime)")"
   ratio=$(awk -v t="$times" 'BEGIN { split(t, m, " "); printf "%.2f", m[1] / m[2] }')
@@ -221,6 +260,8 @@ checked_on() {
     if (!match(line, /^pinned\/pageable: [0-9.]+x$/)) exit 1; p = substr(line, 18) + 0; exit !(p - r < 0.06 && r - p < 0.06) }' ||
     fail "$(printf 'expected: the line "pinned/pageable: %sx" (the mean pageable copy took %s ms, the mean pinned one %s ms, as the events measured)\nhappened: %s\nusual cause: the bandwidth mode is not written yet (step 8 TODO), or the ratio printed is not the one measured' \
       "$(printf '%.1f' "$ratio")" "${times% *}" "${times#* }" "$(grep -m1 '^pinned/pageable' "$RUN_DIR/stdout" || echo "no such line")")"
+  # What the events time is the copies, not the host's own work: checked here, on every backend.
+  while read -r kind _ _ s e; do expect_span_host "the $kind copies" "$s" "$e"; done <<<"$spans"
   require_real_gpu "the ratio of two copy times"
   awk -v r="$ratio" -v min="$MIN_RATIO" 'BEGIN { exit !(r >= min) }' ||
     fail "$(printf 'expected: copies from pinned memory at least %sx as fast as from pageable memory (the H200: about 7.8x)\nhappened: measured %sx (a pageable copy %s ms, a pinned one %s ms)\nusual cause: the two timings are swapped, or the events do not bracket the copies' \

@@ -62,6 +62,8 @@ fill_target() { call_field "$1" args | cut -d, -f1; }
   copy=$(calls fn=cudaMemcpy "src=$buf" kind=DeviceToHost "bytes=$((n * 4))" status=0 | awk -F '\t' -v a="$(call_field "$fill" n)" '$1 > a' | head -n 1)
   [ -n "$copy" ] ||
     fail "$(printf 'expected: after slow_fill of %s, a blocking cudaMemcpy of its %s bytes to the host (cudaMemcpyDeviceToHost)\nhappened: the program'"'"'s cudaMemcpy calls:\n%s\nusual cause: the results were not copied back, copied with cudaMemcpyAsync (it does not wait), or copied short' "$buf" "$((n * 4))" "$(calls_of cudaMemcpy)")"
+  expect_waited "slow_fill of 1 and the copy back" "copied back with cudaMemcpy: " \
+    "the results were read before the cudaMemcpy that brings them back" "$(call_field "$copy" n)"
   expect_printed "copied back with cudaMemcpy: $n of $n elements are 1" \
     "the results were read before the copy that brings them back"
   fill=$(fill_launch "$TWO")
@@ -122,10 +124,21 @@ fill_target() { call_field "$1" args | cut -d, -f1; }
 # hint: Device printf writes into a buffer that the host prints at the next synchronizing call. A program
 # hint: that returns first prints nothing from the kernel.
 @test "step 5: synchronizes so that the device's printf appears (1 point)" {
+  local launch after
   require_program
   run_program --name printf -- --printf
   expect_exit 0
   expect_call cudaLaunchKernel kernel=hello status=0 --because "the provided launch of hello was edited away"
+  # The line is the kernel's only when the program waited for the kernel: a call after the launch, before
+  # the program ends, that finishes it (what the wait covers, as unfinished_at reads it, whichever call).
+  launch=$(calls fn=cudaLaunchKernel kernel=hello status=0 | tail -n 1)
+  if [ -n "$(unfinished_at 999999999999 "$(call_field "$launch" n)")" ]; then
+    after=$(calls | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 > l' | head -n 6 |
+      while IFS= read -r c; do printf '\n    %s' "$(call_text "$c")"; done)
+    after=${after:+the calls after it, none of which waits for it:$after}
+    fail "$(printf 'expected: after the launch of hello, a call that waits for it before the program ends (cudaDeviceSynchronize, or a wait that covers its stream)\nhappened: %s; then %s\nso the line "device: ..." is not the kernel'"'"'s: the device prints it at a synchronizing call, and a program that ends first loses it\nusual cause: no synchronizing call (cudaDeviceSynchronize) between the launch and the return' \
+      "$(call_text "$launch")" "${after:-no CUDA call after it}")"
+  fi
   expect_line "device: " "$(expected_file printf.out)" \
     "no synchronizing call (cudaDeviceSynchronize) between the launch and the return: the kernel's line is lost when the program ends first"
   expect_line "host: " "$(expected_file printf.out)" "read the program's own error message"
@@ -186,7 +199,7 @@ expect_pipeline() {
 # hint: different streams: pageable memory or a single stream makes the pipeline as slow as the serial run.
 @test "step 7: the pipeline is at least 1.3x faster than the serial version (2 points)" {
   require_program
-  local line speedup pageable streams pn leaks times
+  local line speedup pageable streams pn leaks times spans kind s e
   # What makes the pipeline fast is checked on every backend, in the normal run: its copies use pinned
   # host memory and its chunks two streams. Only the time needs a real GPU.
   run_chosen
@@ -208,11 +221,12 @@ expect_pipeline() {
   [ -z "$leaks" ] || fail "$(printf 'expected: the timed mode frees what it allocates (as the normal run does)\nhappened: still alive at exit:\n%s' "$leaks")"
   # The times are the ones the events measured, as the trace recorded them: the serial run is the span
   # whose kernels ran in one stream, the pipeline the span whose kernels ran in two or more.
-  times=$(elapsed_spans | while IFS=$'\t' read -r ms s e _; do
+  spans=$(elapsed_spans | while IFS=$'\t' read -r ms s e _; do
     streams=$(calls fn=cudaLaunchKernel kernel=busy status=0 | awk -F '\t' -v s="$s" -v e="$e" '$1 > s && $1 < e' |
       while IFS= read -r c; do call_field "$c" stream; done | sort -u | grep -c . || true)
-    if [ "$streams" = 1 ]; then echo "serial $ms"; elif [ "$streams" -ge 2 ]; then echo "pipelined $ms"; fi
-  done | awk '!seen[$1]++ { t[$1] = $2 } END { if (("serial" in t) && ("pipelined" in t)) print t["serial"], t["pipelined"] }')
+    if [ "$streams" = 1 ]; then echo "serial $ms $s $e"; elif [ "$streams" -ge 2 ]; then echo "pipelined $ms $s $e"; fi
+  done | awk '!seen[$1]++')
+  times=$(awk '{ t[$1] = $2 } END { if (("serial" in t) && ("pipelined" in t)) print t["serial"], t["pipelined"] }' <<<"$spans")
   [ -n "$times" ] ||
     fail "$(printf 'expected: the serial run and the pipeline each timed by two events recorded around them (cudaEventRecord before, cudaEventRecord after, cudaEventElapsedTime)\nhappened: the elapsed-time calls were:\n%s\nusual cause: an event recorded on the wrong side of the work it times' "$(calls_of cudaEventElapsedTime)")"
   speedup=$(awk -v t="$times" 'BEGIN { split(t, m, " "); printf "%.2f", (m[2] > 0 ? m[1] / m[2] : 0) }')
@@ -220,6 +234,8 @@ expect_pipeline() {
   printed_times "$line" 2 "${times% *}" 5 "${times#* }" 2 ||
     fail "$(printf 'expected: "serial: %.2f ms, pipelined: %.2f ms, speed-up: %sx", the times cudaEventElapsedTime gave\nhappened: %s\nusual cause: the times printed are not the ones measured' \
       "${times% *}" "${times#* }" "$speedup" "${line:-no such line}")"
+  # What the events time is the GPU's work, not the host's: checked here, on every backend.
+  while read -r kind _ s e; do expect_span_host "the $kind run" "$s" "$e"; done <<<"$spans"
   require_real_gpu "the pipeline's speed-up"
   awk -v r="$speedup" -v m="$MIN_SPEEDUP" 'BEGIN { exit !(r >= m) }' && return 0
   fail "$(printf 'expected: the pipeline at least %sx faster than the serial version\nhappened: %s (speed-up %sx)\nusual cause: host buffers from malloc (pageable: an async copy then waits for the kernel and copies through a bounce buffer), or every chunk on the same stream' \

@@ -107,7 +107,7 @@ expect_error_line() {
 # hint: One cleanup at the end of run(), reached by every path (goto cleanup), frees both buffers.
 # hint: cudaFree(NULL) does nothing, so the cleanup needs no flags; the success path must go through it too.
 @test "step 2: runs and frees everything when nothing fails (2 points)" {
-  local n buf
+  local n buf fill count copy
   require_program
   n=$(chosen_n)
   run_program --name "run-$n" -- "$n"
@@ -119,6 +119,19 @@ expect_error_line() {
   buf=$(calls fn=cudaMalloc "bytes=$((n * 4))" status=0 | head -n 1)
   [ -n "$buf" ] || fail "expected: a cudaMalloc of $((n * 4)) bytes; happened: $(calls_of cudaMalloc)"
   expect_call cudaLaunchKernel kernel=count_equal "args=$(call_field "$buf" ptr),*" status=0 --because "the provided count of the ones was edited away"
+  # The line "filled with 1" is the device's: fill, then count_equal after it, its counter copied back after
+  # that, and the line printed after the copy.
+  fill=$(calls fn=cudaLaunchKernel kernel=fill "args=$(call_field "$buf" ptr),$n,*" status=0 | head -n 1)
+  count=$(calls fn=cudaLaunchKernel kernel=count_equal "args=$(call_field "$buf" ptr),*" status=0 |
+    awk -F '\t' -v f="$(call_field "$fill" n)" '$1 > f + 0' | head -n 1)
+  copy=$(calls "fn=cudaMemcpy*" "src=$(call_field "$count" args | sed 's/.*,//')" status=0 |
+    awk -F '\t' -v c="$(call_field "$count" n)" '$1 > c + 0 && $2 ~ /^cudaMemcpy(Async)?$/' | head -n 1)
+  [ -n "$fill" ] && [ -n "$count" ] && [ -n "$copy" ] && follows "$(call_field "$fill" n)" "$(call_field "$count" n)" &&
+    follows "$(call_field "$count" n)" "$(call_field "$copy" n)" ||
+    fail "$(printf 'expected: fill over the %s floats of %s, count_equal after it, and its counter copied back after that\nhappened: the launches and copies were:\n%s\n%s\nusual cause: the provided code was edited away (make reset LESSON=4 restores the skeleton)' \
+      "$n" "$(call_field "$buf" ptr)" "$(calls_of cudaLaunchKernel)" "$(calls_of cudaMemcpy)")"
+  expect_waited "the copy of the count back" "filled with 1: " \
+    "the count was read before the copy that brings it back had finished" "$(call_field "$copy" n)"
   expect_no_leaks
   expect_no_invalid_frees
 }
@@ -168,7 +181,7 @@ expect_error_line() {
     fn=$(call_field "$first" fn)
     if [ -z "$first" ] || { [ "$(call_field "$first" class)" != sync ] && [ "$fn" != cudaMemcpy ]; }; then
       fail "$(printf 'expected: with --%s, a call that waits for the kernels (cudaDeviceSynchronize, or a blocking cudaMemcpy) returns %s\nhappened: %s\nusual cause: no call waits for the kernels before the results are read, so the error surfaces late or not at all' \
-        "$mode" "${what%%:*}" "${first:+the first call to return it was $(call_text "$first")}${first:-no call returned it; the program $RUN_HOW}")"
+        "$mode" "${what%%:*}" "${first:+the first call to return it was $(call_text "$first")}$([ -n "$first" ] || echo "no call returned it; the program $RUN_HOW")")"
     fi
     expect_error_line "$(line_of "$first")" "$SYNC_CALLS" "$fn$([ "$fn" = cudaMemcpy ] && echo '(...)' || echo '()')" \
       "the result of the call that waits for the kernels (line $(line_of "$first")) is not checked, so the error surfaces at a later call or not at all" \

@@ -116,11 +116,34 @@ PROBE_QUESTIONS=(
 # hint: Row y of a pitched image starts at (char *)base + y * pitch: step in bytes to the row, then index
 # hint: it in floats. base + y * width lands in the padding of earlier rows once the pitch is wider.
 @test "step 4: the kernel reaches each element through its row's pitch (3 points)" {
-  local w h
+  local w h rb recs d_in d_out in_pitch out_pitch launch copy_in copy_out
   require_program
-  w=$(image_w) h=$(image_h)
+  w=$(image_w) h=$(image_h) rb=$(($(image_w) * 4))
   run_chosen
   expect_exit 0
+  recs=$(images "$w" "$h")
+  d_in=$(call_field "$(head -n 1 <<<"$recs")" ptr) in_pitch=$(call_field "$(head -n 1 <<<"$recs")" pitch)
+  d_out=$(call_field "$(tail -n 1 <<<"$recs")" ptr) out_pitch=$(call_field "$(tail -n 1 <<<"$recs")" pitch)
+  # The image printed is the kernel's: the host image copied into d_in with its pitch, brighten from d_in
+  # into d_out after that copy, d_out copied back with its pitch after the kernel, and only then read.
+  launch=$(calls fn=cudaLaunchKernel kernel=brighten status=0 |
+    awk -F '\t' -v a="$d_in" -v b="$d_out" '{ v = " " $7 " "; sub(/.* args=/, "", v); sub(/ .*/, "", v); n = split(v, arg, ",")
+      fa = fb = 0; for (i = 1; i <= n; i++) { fa = fa || arg[i] == a; fb = fb || arg[i] == b } if (fa && fb) print }' | tail -n 1)
+  [ -n "$launch" ] ||
+    fail "$(printf 'expected: brighten launched on the two images, reading d_in (%s) and writing d_out (%s)\nhappened: its launches:\n%s\nusual cause: the provided launch was edited, or given other buffers' "$d_in" "$d_out" "$(calls_of cudaLaunchKernel)")"
+  copy_in=$(calls "fn=cudaMemcpy2D*" "dst=$d_in" "dpitch=$in_pitch" "width=$rb" "height=$h" kind=HostToDevice status=0 |
+    host_side src | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 < l' | tail -n 1)
+  [ -n "$copy_in" ] && follows "$(call_field "$copy_in" n)" "$(call_field "$launch" n)" ||
+    fail "$(printf 'expected: before brighten, the host image copied into d_in (%s) with its pitch (%s bytes), %s rows of %s bytes, in an order the kernel follows\nhappened: %s; the 2-D copies were:\n%s\nusual cause: the copy in is missing or after the launch, or the kernel runs on an image that was never copied in' \
+      "$d_in" "$in_pitch" "$h" "$rb" "$(call_text "$launch")" "$(calls_of cudaMemcpy2D)")"
+  copy_out=$(calls "fn=cudaMemcpy2D*" "src=$d_out" "spitch=$out_pitch" "width=$rb" "height=$h" kind=DeviceToHost status=0 |
+    host_side dst | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 > l' | head -n 1)
+  [ -n "$copy_out" ] && follows "$(call_field "$launch" n)" "$(call_field "$copy_out" n)" ||
+    fail "$(printf 'expected: after brighten, d_out (%s) copied back to the host with its pitch (%s bytes), %s rows of %s bytes, in an order that follows the kernel\nhappened: %s; the 2-D copies were:\n%s\nusual cause: the image copied back before the kernel ran, or not at all: the values printed are then not the kernel'"'"'s' \
+      "$d_out" "$out_pitch" "$h" "$rb" "$(call_text "$launch")" "$(calls_of cudaMemcpy2D)")"
+  expect_waited "the copy of the image back" "image checked: " \
+    "the host read the image before the copy back had finished: an async copy needs a wait (cudaStreamSynchronize)" \
+    "$(call_field "$copy_out" n)"
   expect_printed "image checked: $((w * h)) of $((w * h)) elements as expected" \
     "each row starts pitch bytes after the one before: (float *)((char *)base + y * pitch), then [x]"
   expect_printed "sum of the image: $(expected_sum "$w" "$h")" \
@@ -167,7 +190,7 @@ PROBE_QUESTIONS=(
 # hint: cudaMalloc3D(&v, make_cudaExtent(width_in_bytes, rows, slices)); a cudaMemcpy3DParms set to 0,
 # hint: then srcPtr, dstPtr (make_cudaPitchedPtr(host, row_bytes, W, H) for the host), extent and kind.
 @test "step 7: moves a volume with cudaMalloc3D, cudaMemcpy3D and cudaMemset3D (3 points)" {
-  local w h d n alloc vol
+  local w h d n alloc vol in kernel out clear
   require_program
   read -r w h d <<<"$(volume_args)"
   n=$((w * h * d))
@@ -179,13 +202,32 @@ PROBE_QUESTIONS=(
   vol=$(call_field "$alloc" ptr)
   expect_printed "volume pitch: $(call_field "$alloc" pitch) bytes, $h rows a slice" \
     "the pitch and ysize printed are those cudaMalloc3D wrote into the cudaPitchedPtr"
-  [ -n "$(calls fn=cudaMemcpy3D "dst=$vol" "width=$((w * 4))" "height=$h" "depth=$d" kind=HostToDevice status=0 | host_side src)" ] &&
-    [ -n "$(calls fn=cudaMemcpy3D "src=$vol" "width=$((w * 4))" "height=$h" "depth=$d" kind=DeviceToHost status=0 | host_side dst)" ] ||
+  # The lines printed are the device's: the volume copied in, add_slice_number after that copy, the volume
+  # copied back after the kernel; cleared, and copied back after the clear; each line printed after its copy.
+  in=$(calls "fn=cudaMemcpy3D*" "dst=$vol" "width=$((w * 4))" "height=$h" "depth=$d" kind=HostToDevice status=0 | host_side src | head -n 1)
+  kernel=$(calls fn=cudaLaunchKernel kernel=add_slice_number status=0 | awk -F '\t' -v a="$(call_field "$in" n)" '$1 > a + 0' | head -n 1)
+  out=$(calls "fn=cudaMemcpy3D*" "src=$vol" "width=$((w * 4))" "height=$h" "depth=$d" kind=DeviceToHost status=0 | host_side dst |
+    awk -F '\t' -v k="$(call_field "$kernel" n)" '$1 > k + 0' | head -n 1)
+  [ -n "$in" ] && [ -n "$out" ] ||
     fail "$(printf 'expected: the whole volume copied in and out with cudaMemcpy3D (extent %s x %s x %s)\nhappened: its cudaMemcpy3D calls:\n%s\nusual cause: the extent in floats, the pointers swapped, or the kind reversed' "$((w * 4))" "$h" "$d" "$(calls_of cudaMemcpy3D)")"
+  # The host's side of each copy: rows of W floats back to back, H of them a slice.
+  [ "$(call_field "$in" spitch)" = $((w * 4)) ] && [ "$(call_field "$in" sysize)" = "$h" ] &&
+    [ "$(call_field "$out" dpitch)" = $((w * 4)) ] && [ "$(call_field "$out" dysize)" = "$h" ] ||
+    fail "$(printf 'expected: the host side of each copy described as it is: a pitch of %s bytes (a row of W floats) and %s rows a slice\nhappened: %s\n          %s\nusual cause: the host side given the device'"'"'s pitch, or its width in floats: make_cudaPitchedPtr(h, W * sizeof(float), W, H)' \
+      "$((w * 4))" "$h" "$(call_text "$in")" "$(call_text "$out")")"
+  follows "$(call_field "$in" n)" "$(call_field "$kernel" n)" && follows "$(call_field "$kernel" n)" "$(call_field "$out" n)" ||
+    fail "$(printf 'expected: add_slice_number run on the volume between the copy in and the copy out, in that order\nhappened: its launches:\n%s\nusual cause: the provided launch was edited away, or the volume copied back before it ran' "$(calls_of cudaLaunchKernel)")"
+  expect_waited "the copy of the volume back" "volume checked: " "the volume was read before the copy back had finished" "$(call_field "$out" n)"
   expect_printed "volume checked: $n of $n elements as expected" \
     "the copies must cover the whole extent, and the host side's pitch is its row's bytes"
-  [ -n "$(calls fn=cudaMemset3D "dst=$vol" value=0 "width=$((w * 4))" "height=$h" "depth=$d" status=0)" ] ||
+  clear=$(calls "fn=cudaMemset3D*" "dst=$vol" value=0 "width=$((w * 4))" "height=$h" "depth=$d" status=0 | head -n 1)
+  [ -n "$clear" ] ||
     fail "$(printf 'expected: cudaMemset3D of the whole volume to 0\nhappened: its cudaMemset3D calls:\n%s' "$(calls_of cudaMemset3D)")"
+  out=$(calls "fn=cudaMemcpy3D*" "src=$vol" "width=$((w * 4))" "height=$h" "depth=$d" kind=DeviceToHost status=0 | host_side dst |
+    awk -F '\t' -v c="$(call_field "$clear" n)" '$1 > c' | head -n 1)
+  [ -n "$out" ] && follows "$(call_field "$clear" n)" "$(call_field "$out" n)" ||
+    fail "$(printf 'expected: the volume copied back after cudaMemset3D, in an order that follows it\nhappened: %s; its cudaMemcpy3D calls:\n%s\nusual cause: the copy back of the cleared volume is missing, or comes before the clear' "$(call_text "$clear")" "$(calls_of cudaMemcpy3D)")"
+  expect_waited "the copy of the cleared volume back" "volume cleared: " "the volume was read before the copy back had finished" "$(call_field "$out" n)"
   expect_printed "volume cleared: $n of $n elements are 0" \
     "the volume is copied back after cudaMemset3D, into the host's rows"
 }

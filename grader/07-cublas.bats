@@ -22,9 +22,11 @@ GPU_TIMED_N=4096
 CPU_TIMED_N=48
 
 # The product the grader asks for, chosen when grading starts (chosen_n): A is M x K, B is K x N, none
-# of them square or a round number: 101..300 rows, 51..200 columns, 31..130 inner terms.
+# of them a round number: 101..300 rows, 51..201 columns, 31..130 inner terms. N is never M: with M = N the
+# row-major arrays handed to cuBLAS as they are make a call of the right shape, and A's buffer and B's hold
+# as many floats, so that the trace could not tell the operands apart (gemm_rows).
 mat_m() { echo $(( $(chosen_n) % 200 + 101 )); }
-mat_n() { echo $(( $(chosen_n) % 150 + 51 )); }
+mat_n() { local n=$(( $(chosen_n) % 150 + 51 )); [ "$n" != "$(mat_m)" ] || n=$((n + 1)); echo "$n"; }
 mat_k() { echo $(( $(chosen_n) % 100 + 31 )); }
 run_chosen() { run_program --name "run-$(mat_m)x$(mat_n)x$(mat_k)" -- "$(mat_m)" "$(mat_n)" "$(mat_k)"; }
 
@@ -50,6 +52,43 @@ expect_checksum() {
     "$want" "$1" "$3" "$3" "$2" "$4" "${line:-no checksum line; the program $RUN_HOW}" \
     "row-major arrays handed to cuBLAS as they are: cuBLAS reads them column-major, as A^T and B^T, and computes another product. Ask for C^T = B^T A^T (B first, then A, dimensions n, m, k) or use the transposes, with each leading dimension the length of a column-major column")" ||
     return 1
+}
+
+# gemm_rows REC M N K: how many rows of row-major C = A B (A M x K, B K x N) the cublasSgemm record REC
+# computes, in one of the chapter's two forms; nothing when it computes something else. The buffer that holds
+# B is the one the program uploaded K x N floats into (A's got M x K: the grader never chooses M = N).
+#   C^T = B^T A^T: CUBLAS_OP_N twice, N x ROWS x K, B's buffer first (lda N), A's rows next (ldb K), ldc N;
+#   the transposes: CUBLAS_OP_T twice, ROWS x N x K, A's rows first (lda K), B's buffer next (ldb N), ldc ROWS.
+gemm_rows() {
+  local rec=$1 n=$3 k=$4 r1 r2 r3 b_bufs
+  IFS=x read -r r1 r2 r3 <<<"$(call_field "$rec" mnk)"
+  b_bufs=" $(calls status=0 "bytes=$((k * n * 4))" | awk -F '\t' '$2 ~ /^(cublasSet(Matrix|Vector)(Async)?|cudaMemcpy(Async)?)$/' |
+    while IFS= read -r up; do buffer_of "$up" dst; done | sort -u | tr '\n' ' ')"
+  [ "$r3" = "$k" ] || return 0
+  case "$(call_field "$rec" ta)$(call_field "$rec" tb)" in
+    NN) [ "$r1" = "$n" ] && [ "$(call_field "$rec" lda)" = "$n" ] && [ "$(call_field "$rec" ldb)" = "$k" ] &&
+          [ "$(call_field "$rec" ldc)" = "$n" ] && [[ $b_bufs == *" $(buffer_of "$rec" A) "* ]] && echo "$r2" ;;
+    TT) [ "$r2" = "$n" ] && [ "$(call_field "$rec" lda)" = "$k" ] && [ "$(call_field "$rec" ldb)" = "$n" ] &&
+          [ "$(call_field "$rec" ldc)" = "$r1" ] && [[ $b_bufs == *" $(buffer_of "$rec" B) "* ]] && echo "$r1" ;;
+  esac
+  return 0
+}
+
+# expect_product M N K: the last run's successful cublasSgemm calls together compute the M rows of row-major
+# C = A B (gemm_rows), each a well-formed block: what its checksum says is then cuBLAS's, not the host's.
+expect_product() {
+  local rec rows total=0
+  while IFS= read -r rec; do
+    [ -n "$rec" ] || continue
+    rows=$(gemm_rows "$rec" "$@")
+    [ -n "$rows" ] ||
+      fail "$(printf 'expected: each cublasSgemm computes rows of row-major C = A B for A %s x %s and B %s x %s: CUBLAS_OP_N twice, n x rows x k, B first (lda n), then A (ldb k), ldc n (or the transposes: CUBLAS_OP_T twice, rows x n x k, A first (lda k), B (ldb n), ldc rows)\nhappened: %s\nusual cause: %s' \
+        "$1" "$3" "$3" "$2" "$(call_text "$rec")" \
+        "row-major arrays handed to cuBLAS as they are: cuBLAS reads them column-major, as A^T and B^T, and computes another product; or a leading dimension that is not the length of a column-major column")"
+    total=$((total + rows))
+  done < <(calls fn=cublasSgemm status=0)
+  [ "$total" = "$1" ] ||
+    fail "$(printf 'expected: the product'"'"'s %s rows computed by cublasSgemm, once each\nhappened: its cublasSgemm calls computed %s rows:\n%s\nusual cause: a block of rows dropped or computed twice, or the product computed elsewhere' "$1" "$total" "$(calls_of cublasSgemm)")"
 }
 
 # The buffer a record's field names, without its offset: "alloc#3".
@@ -110,6 +149,7 @@ run_budget() {
   back=$(copy_back "$gemm")
   [ -n "$back" ] ||
     fail "$(printf 'expected: after the cublasSgemm, its output (C=%s) copied back to the host (cublasGetMatrix, or cudaMemcpy)\nhappened: no call copies %s to the host after it\nusual cause: the result read from another buffer, or not copied back at all' "$(buffer_of "$gemm" C)" "$(buffer_of "$gemm" C)")"
+  expect_product "$(mat_m)" "$(mat_n)" "$(mat_k)"
   expect_checksum "$(mat_m)" "$(mat_n)" "$(mat_k)" "the grader's product"
 }
 
@@ -236,6 +276,7 @@ run_budget() {
   gemms=$(calls fn=cublasSgemm status=0 | grep -c . || true)
   [ "$gemms" -ge 2 ] ||
     fail "expected: the product in blocks, several cublasSgemm calls; happened: $gemms"
+  expect_product "$(mat_m)" "$(mat_n)" "$(mat_k)"
   # Each allocation of the run fails once, by turns: the program gets the product with smaller blocks, or
   # (when nothing smaller can help) keeps the out-of-memory contract. At least one must be a recovery.
   mallocs=$(calls fn=cudaMalloc status=0 | cut -f1)
@@ -260,7 +301,7 @@ run_budget() {
 # hint: Time each product between two events recorded in the stream (cudaEventRecord, cudaEventSynchronize,
 # hint: cudaEventElapsedTime) and print the times the events gave.
 @test "step 10: cublasSgemm is at least 5x the naive kernel (2 points)" {
-  local n spans naive blas ratio line
+  local n spans naive blas ratio line timed kind s e
   require_program
   run_timed "$GPU_TIMED_N" "$CPU_TIMED_N"
   n=$TIMED_SIZE
@@ -268,10 +309,11 @@ run_budget() {
     fail "$(printf 'expected: "naive kernel and cublasSgemm on %s x %s floats agree: yes" (whole numbers: the two products are equal to the bit)\nhappened: %s' "$n" "$n" "$(grep -m1 'agree' "$RUN_DIR/stdout" || echo "no such line; the program $RUN_HOW")")"
   # The times are the ones the events measured, as the trace recorded them: the span with the naive
   # kernel's launch, and the span with one cublasSgemm over all n x n.
-  spans=$(elapsed_spans | while IFS=$'\t' read -r ms s e _; do
-    [ "$(span_count "$s" "$e" fn=cudaLaunchKernel kernel=naive_sgemm status=0)" -ge 1 ] && echo "naive $ms"
-    [ "$(span_count "$s" "$e" fn=cublasSgemm "mnk=${n}x${n}x${n}" status=0)" = 1 ] && echo "cublas $ms"
-  done | awk '!seen[$1]++ { t[$1] = $2 } END { if (("naive" in t) && ("cublas" in t)) print t["naive"], t["cublas"] }')
+  timed=$(elapsed_spans | while IFS=$'\t' read -r ms s e _; do
+    [ "$(span_count "$s" "$e" fn=cudaLaunchKernel kernel=naive_sgemm status=0)" -ge 1 ] && echo "naive $ms $s $e"
+    [ "$(span_count "$s" "$e" fn=cublasSgemm "mnk=${n}x${n}x${n}" status=0)" = 1 ] && echo "cublas $ms $s $e"
+  done | awk '!seen[$1]++')
+  spans=$(awk '{ t[$1] = $2 } END { if (("naive" in t) && ("cublas" in t)) print t["naive"], t["cublas"] }' <<<"$timed")
   [ -n "$spans" ] ||
     fail "$(printf 'expected: the naive kernel and one cublasSgemm each timed by two events recorded around them\nhappened: the elapsed-time calls were:\n%s\nusual cause: an event recorded on the wrong side of the work, or in another stream' "$(calls_of cudaEventElapsedTime)")"
   read -r naive blas <<<"$spans"
@@ -279,6 +321,8 @@ run_budget() {
   line=$(grep -m1 '^naive: ' "$RUN_DIR/stdout" || true)
   printed_times "$line" 2 "$naive" 5 "$blas" 3 ||
     fail "$(printf 'expected: "naive: %.3f ms, cublasSgemm: %.3f ms, speed-up: %sx", the times cudaEventElapsedTime gave\nhappened: %s\nusual cause: the times printed are not the ones measured' "$naive" "$blas" "$ratio" "${line:-no such line}")"
+  # What the events time is the two products, not the host's own work: checked here, on every backend.
+  while read -r kind _ s e; do expect_span_host "the $([ "$kind" = naive ] && echo "naive kernel" || echo cublasSgemm)" "$s" "$e"; done <<<"$timed"
   require_real_gpu "the ratio of two kernel times"
   awk -v r="$ratio" -v min="$MIN_SPEEDUP" 'BEGIN { exit !(r >= min) }' ||
     fail "$(printf 'expected: cublasSgemm at least %sx as fast as the naive kernel\nhappened: %s ms against %s ms, %sx\nusual cause: the first cublasSgemm timed (it loads the library'"'"'s kernels), or the events in another stream than the work' \

@@ -69,7 +69,7 @@ PROBE_QUESTIONS=(
 # hint: In pipeline(): cudaMallocAsync((void **)&d_chunk, bytes, stream) for each chunk's scratch, and
 # hint: cudaFreeAsync(d_chunk, stream) after its kernel: both queued on the stream, neither waits for the GPU.
 @test "step 2: gives each chunk scratch from cudaMallocAsync, freed with cudaFreeAsync in stream order (3 points)" {
-  local n k launches scratch rec free d2h bad
+  local n k launches scratch rec free d2h bad out
   require_program
   n=$(chosen_n) k=$(chunks "$(chosen_n)")
   run_chosen
@@ -83,7 +83,7 @@ PROBE_QUESTIONS=(
     [[ $(call_field "$bad" fn) == cudaMalloc*Async ]] && [ "$(call_field "$bad" stream)" = "$(call_field "$rec" stream)" ] &&
       [ "$(call_field "$bad" bytes)" = "$(($(call_field "$rec" args | cut -d, -f3) * 4))" ] ||
       fail "$(printf 'expected: each chunk read from scratch of its own size, allocated with cudaMallocAsync on the stream of its kernel\nhappened: %s read %s, from %s\nusual cause: %s' \
-        "$(call_text "$rec")" "$scratch" "${bad:+$(call_text "$bad")}${bad:-no allocation the trace knows}" \
+        "$(call_text "$rec")" "$scratch" "${bad:+$(call_text "$bad")}$([ -n "$bad" ] || echo "no allocation the trace knows")" \
         "the scratch comes from cudaMalloc (which cudaFree must then wait for), or is allocated on another stream than the chunk's work")"
     free=$(calls fn=cudaFreeAsync "ptr=$scratch" status=0 | head -n 1)
     [ -n "$free" ] ||
@@ -95,8 +95,15 @@ PROBE_QUESTIONS=(
   done <<<"$launches"
   bad=$(calls fn=cudaMalloc status=0 | head -n 1)
   [ -z "$bad" ] || fail "$(printf 'expected: no cudaMalloc in the pipeline\nhappened: %s\nusual cause: the per-chunk cudaMalloc/cudaFree path is used where the stream-ordered one should be' "$(call_text "$bad")")"
-  d2h=$(calls fn=cudaMemcpyAsync kind=DeviceToHost status=0 | tail -n 1)
-  [ -n "$d2h" ] || fail "expected: the results copied back with cudaMemcpyAsync; happened: no such copy; the program $RUN_HOW"
+  # The results printed are the kernels': the buffer they write (their second argument) copied back whole,
+  # after every one of them.
+  out=$(call_field "$(head -n 1 <<<"$launches")" args | cut -d, -f2 | sed 's/+.*//')
+  d2h=$(calls fn=cudaMemcpyAsync kind=DeviceToHost "src=$out" "bytes=$((n * 4))" status=0 | tail -n 1)
+  [ -n "$d2h" ] || fail "$(printf 'expected: the results, all %s bytes of %s, copied back with cudaMemcpyAsync\nhappened: its copies:\n%s\nusual cause: the copy back is missing, short, or from another buffer' "$((n * 4))" "$out" "$(calls_of cudaMemcpyAsync)")"
+  while IFS= read -r rec; do
+    follows "$(call_field "$rec" n)" "$(call_field "$d2h" n)" ||
+      fail "$(printf 'expected: the copy of the results ordered behind every chunk'"'"'s kernel\nhappened: %s does not follow %s\nusual cause: the copy back on another stream than the kernels, with nothing ordering them' "$(call_text "$d2h")" "$(call_text "$rec")")"
+  done <<<"$launches"
   expect_waited "the copy of the results" "results checked on the host: " \
     "the copy back is queued on the stream: wait for the stream (cudaStreamSynchronize) before the host reads" \
     "$(call_field "$d2h" n)"
@@ -242,6 +249,9 @@ PROBE_QUESTIONS=(
   printed_times "$line" 4 "$t1" 7 "$t2" 2 ||
     fail "$(printf 'expected: "cudaMalloc per chunk: %.2f ms, stream-ordered: %.2f ms, speed-up: %sx", the times cudaEventElapsedTime gave\nhappened: %s\nusual cause: the times printed are not the ones measured' \
       "$t1" "$t2" "$ratio" "${line:-no such line}")"
+  # What the events time is the two pipelines, not the host's own work: checked here, on every backend.
+  expect_span_host "the per-chunk cudaMalloc/cudaFree pipeline" "$(cut -f2 <<<"$first")" "$(cut -f3 <<<"$first")"
+  expect_span_host "the stream-ordered pipeline" "$(cut -f2 <<<"$second")" "$(cut -f3 <<<"$second")"
   require_real_gpu "the ratio of two pipeline times"
   awk -v r="$ratio" -v min="$MIN_SPEEDUP" 'BEGIN { exit !(r >= min) }' ||
     fail "$(printf 'expected: the stream-ordered pipeline at least %sx as fast\nhappened: %s ms against %s ms, %sx\nusual cause: a synchronize inside the loop, or cudaFree of the scratch, makes the host wait for each chunk' \

@@ -70,6 +70,22 @@ report() {
   assert_output --partial "cudaMalloc of 4000000 bytes at alloc.cu:58, never freed"
 }
 
+@test "a sticky error the trace made (an injected synchronize, and every call after it) excuses the cleanup" {
+  echo "error: cudaDeviceSynchronize failed: an illegal memory access was encountered" >"$RUN_DIR/stderr"
+  printf 'cudawb-report 2\ncall n=1 fn=cudaMalloc class=alloc status=0 site=alloc.cu:56 bytes=4000000 alloc=1 ptr=alloc#1\ncall n=2 fn=cudaDeviceSynchronize class=sync status=700 site=alloc.cu:70 injected=1\ncall n=3 fn=cudaFree class=free status=700 site=alloc.cu:90 ptr=alloc#1 sticky=1\nalloc-calls 1\ninvalid-frees 0\nlive-handles 0\nlive 1 4000000\nleak fn=cudaMalloc bytes=4000000 ptr=alloc#1 site=alloc.cu:56\nsticky 700 injected=1\n' >"$RUN_DIR/report"
+  run contract_kept
+  assert_success
+}
+
+@test "a sticky error the program brought about itself after the failure does not excuse the cleanup" {
+  mkdir -p "$WB_WORK/build/src" && : >"$WB_WORK/build/src/alloc.cu"
+  echo "error: cudaMalloc of 4 bytes failed: out of memory" >"$RUN_DIR/stderr"
+  printf 'cudawb-report 2\ncall n=1 fn=cudaMalloc class=alloc status=0 site=alloc.cu:56 bytes=4000000 alloc=1 ptr=alloc#1\ncall n=2 fn=cudaMalloc class=alloc status=2 site=alloc.cu:61 bytes=4 alloc=2 ptr=null injected=1\ncall n=3 fn=cudaLaunchKernel class=op status=0 site=alloc.cu:64 kernel=fill args=alloc#1+400000000,1\ncall n=4 fn=cudaDeviceSynchronize class=sync status=700 site=alloc.cu:65\nalloc-calls 2\ninvalid-frees 0\nlive-handles 0\nlive 1 4000000\nleak fn=cudaMalloc bytes=4000000 ptr=alloc#1 site=alloc.cu:56\nsticky 700\n' >"$RUN_DIR/report"
+  run contract_kept
+  assert_failure
+  assert_output --partial "after the injected failure of cudaMalloc at alloc.cu:61, cudaDeviceSynchronize at alloc.cu:65 returned 700 (cudaErrorIllegalAddress: an illegal memory access was encountered), an error the injection did not cause: the leak check cannot be skipped for it"
+}
+
 @test "lesson 04's format: the line gives the failed call's own file and line" {
   mkdir -p "$WB_WORK/build/src" && : >"$WB_WORK/build/src/alloc.cu"
   echo "error: alloc.cu:61: cudaMalloc(&d, 4) failed: cudaErrorMemoryAllocation: out of memory" >"$RUN_DIR/stderr"

@@ -34,6 +34,28 @@ expected_sum() {
   }'
 }
 
+# expect_summed N CAUSE: the last run summed its N values on the device and printed the sum the grader
+# computes: every value copied to the device once, sum_steps over all of them, the sums copied back and
+# waited for before the line is printed. CAUSE: the usual cause of a wrong sum.
+expect_summed() {
+  local n=$1 copies launches bytes counted d2h
+  copies=$(calls fn=cudaMemcpyAsync kind=HostToDevice status=0)
+  bytes=$(awk -F '\t' '{ v = " " $7 " "; sub(/.* bytes=/, "", v); sub(/ .*/, "", v); t += v * $6 } END { print t + 0 }' <<<"$copies")
+  [ "$bytes" = "$((n * 4))" ] ||
+    fail "$(printf 'expected: the %s values (%s bytes) copied to the device once each, in chunks (cudaMemcpyAsync, HostToDevice)\nhappened: %s bytes copied in %s call(s)\nusual cause: the last, shorter chunk dropped or copied whole, or a chunk copied twice' \
+      "$n" "$((n * 4))" "$bytes" "$(grep -c . <<<"$copies")")"
+  launches=$(calls fn=cudaLaunchKernel kernel=sum_steps status=0)
+  counted=$(awk -F '\t' '{ a = $7; sub(/.* args=/, "", a); sub(/ .*/, "", a); split(a, v, ","); t += v[2] * $6 } END { print t + 0 }' <<<"$launches")
+  [ "$counted" = "$n" ] ||
+    fail "$(printf 'expected: sum_steps launched over the %s values, one launch per chunk\nhappened: its launches covered %s values\nusual cause: a launch given the whole chunk size for the last chunk, or a chunk not summed' "$n" "$counted")"
+  d2h=$(calls fn=cudaMemcpyAsync kind=DeviceToHost status=0 | cut -f1 | tr '\n' ' ')
+  [ -n "$d2h" ] || fail "expected: the sums copied back with cudaMemcpyAsync; happened: no such copy; the program $RUN_HOW"
+  # shellcheck disable=SC2086 # one call number per word
+  expect_waited "the copies of the sums" "sum of steps: " \
+    "each sum is copied back on its stream: cudaStreamSynchronize that stream before the host reads it" $d2h
+  expect_printed "sum of steps: $(expected_sum "$n")" "$2"
+}
+
 # device_allocs: the last run's device allocations (successful or not), for a message.
 device_allocs() {
   calls class=alloc | awk -F '\t' '$2 ~ /^cudaMalloc(Async|FromPoolAsync|Pitch|3D)?$/' | head -n 8 |

@@ -106,6 +106,10 @@ run_program() {
   fi
   rm -rf "$RUN_DIR" && mkdir -p "$RUN_DIR"
   : >"$RUN_DIR/report"
+  # How it was run, for run_again: the settings and the arguments, NUL-separated.
+  { [ ${#envs[@]} = 0 ] || printf '%s\0' "${envs[@]}"; } >"$RUN_DIR/envs"
+  { [ $# = 0 ] || printf '%s\0' "$@"; } >"$RUN_DIR/args"
+  [ "$sanitize" = 0 ] || : >"$RUN_DIR/sanitized"
   cmd=("$(program)" "$@")
   # Under the memory checker, launches are traced without their arguments: finding how many a kernel has
   # can take a failing driver call, which compute-sanitizer reports (measured on the H200).
@@ -477,7 +481,21 @@ contract_kept() {
     echo "its line does not give the line of the call that failed ($(call_field "$rec" line)): $line"
     return 1
   fi
-  # After a sticky error nothing can be freed: the driver takes the memory back when the process ends.
+  # After a sticky error nothing can be freed: the driver takes the memory back when the process ends. That
+  # excuses the cleanup only when the failure made it: the trace's own sticky error (an injected failure of a
+  # synchronize, and every call after it, sticky=1). A program that brings one about itself, a kernel that
+  # writes where it must not, has chosen to skip its cleanup.
+  local own
+  own=$(unexcused_sticky)
+  if [ -n "$own" ]; then
+    printf '%s the %s of %s at %s, %s at %s returned %s (%s: %s), an error the %s did not cause: the leak check cannot be skipped for it\n' \
+      "$([ "$(call_field "$own" n)" -gt "$(call_field "$rec" n)" ] && echo after || echo before)" \
+      "$([ "$(call_field "$rec" injected)" = 1 ] && echo "injected failure" || echo failure)" "$fn" "$(call_field "$rec" line)" \
+      "$(call_field "$own" fn)" "$(call_field "$own" line)" "$(call_field "$own" status)" \
+      "$(error_name "$(call_field "$own" status)")" "$(error_string "$(call_field "$own" status)")" \
+      "$([ "$(call_field "$rec" injected)" = 1 ] && echo injection || echo failure)"
+    return 1
+  fi
   [ -z "$(awk '$1 == "sticky" { print $2 }' "$RUN_DIR/report" 2>/dev/null)" ] || return 0
   # A leak the normal run has too is the leak step's, not this one's, unless the program released
   # nothing at all: then no cleanup ran, whatever the normal run does.
@@ -488,6 +506,13 @@ contract_kept() {
   fi
   leaks=$(leaks_beyond "${CONTRACT_BASELINE:-}")
   [ -z "$leaks" ] || { echo "it did not release what it held:"; printf '%s\n' "$leaks"; return 1; }
+}
+
+# unexcused_sticky: the last run's first call that returned a sticky error (700, 710, 714 to 719: the codes
+# the trace's sticky line counts) which the trace did not make: neither injected (injected=1) nor the
+# emulated consequence of an injected one (sticky=1). Nothing when there is none.
+unexcused_sticky() {
+  calls | awk -F '\t' '($4 == 700 || $4 == 710 || ($4 >= 714 && $4 <= 719)) && (" " $7 " ") !~ / (injected|sticky)=1 / { print; exit }'
 }
 
 # leaks_beyond BASELINE_DIR: what the last run left alive (allocations, by function and site; streams,
@@ -641,6 +666,52 @@ run_timed() {
   expect_exit 0
   expect_no_leaks
 }
+
+# run_again NAME: the last run made once more, under NAME: the same settings (--env), arguments and checker.
+run_again() {
+  local dir=$RUN_DIR e opts=() args=()
+  while IFS= read -r -d '' e; do opts+=(--env "$e"); done <"$dir/envs"
+  while IFS= read -r -d '' e; do args+=("$e"); done <"$dir/args"
+  [ ! -e "$dir/sanitized" ] || opts+=(--sanitize)
+  run_program --name "$1" "${opts[@]}" -- "${args[@]}"
+}
+
+# The most host time a timed span may hold between its calls, all gaps together (WB_SPAN_HOST_US, in us).
+# What a span needs between its calls is the program's own code around them (a loop, an error check, a
+# launch's configuration): microseconds. The solutions' spans, traced on the CPU backend: 0 to 16 us in all,
+# the 1,280 calls of lesson 08's pipelines included. 1 ms is far above that, and small beside the spans the
+# H200 times (lesson 03's serial run 15 ms, lesson 08's pipelines 4 to 30 ms): host time that the events would
+# measure as the GPU's (a sleep, a loop of host work) can move a speed-up by a few percent at most.
+WB_SPAN_HOST_US=${WB_SPAN_HOST_US:-1000}
+
+# expect_span_host WHAT START END: the host spent at most WB_SPAN_HOST_US between the calls of the last run's
+# timed span from call START (its start event's record) to call END (its stop event's): the host time of
+# every call after START up to END, as the trace measured it (span_host). The events time the GPU, which
+# waits while the host does anything else: a sleep in the span would count as the GPU's time. Over the
+# bound, the run is made once more (run_again) and the span measured there too: a thread preempted by
+# another process at the wrong moment is not the program's doing, and does not happen twice; a sleep does.
+# The step fails only when both runs are over. RUN_DIR and the run's results stay the first run's.
+expect_span_host() {
+  local what=$1 s=$2 e=$3 total max at again="" saved=("$RUN_DIR" "$RUN_STATUS" "$RUN_NORMAL" "$RUN_HOW") name
+  read -r total max at <<<"$(span_host "$s" "$e")"
+  [ "$total" -le "$WB_SPAN_HOST_US" ] && return 0
+  name="$(basename "$RUN_DIR")-again"
+  run_again "$name" >/dev/null
+  # the same program on the same input makes the same calls: the span has the same numbers there
+  if [ "$(call_field "$(calls "n=$s")" fn)" = cudaEventRecord ] && [ "$(call_field "$(calls "n=$e")" fn)" = cudaEventRecord ]; then
+    read -r again _ <<<"$(span_host "$s" "$e")"
+  fi
+  RUN_DIR=${saved[0]} RUN_STATUS=${saved[1]} RUN_NORMAL=${saved[2]} RUN_HOW=${saved[3]}
+  [ -n "$again" ] && [ "$again" -le "$WB_SPAN_HOST_US" ] && return 0
+  again=$([ -n "$again" ] && echo "$(us_ms "$again") ms" || echo "no such span")
+  fail "$(printf 'expected: between the events that time %s, only the calls that queue its work: at most %s ms of host time between them, all together
+happened: the host spent %s ms between them (%s in the same run made again), %s ms of it before %s
+usual cause: host code inside the timed span (a sleep, a loop, printing): the GPU waits for the host, and the events measure that wait as its work. Do the host'"'"'s work before the start event or after the stop event' \
+    "$what" "$(us_ms "$WB_SPAN_HOST_US")" "$(us_ms "$total")" "$again" "$(us_ms "$max")" "$(call_site_text "$(calls "n=$at")")")"
+}
+
+# us_ms US: microseconds as milliseconds, "1.250".
+us_ms() { awk -v u="$1" 'BEGIN { printf "%.3f", u / 1000 }'; }
 
 # --- step 1 of every lesson ----------------------------------------------------------------------
 

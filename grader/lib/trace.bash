@@ -40,12 +40,13 @@ trace_table() {
     }
     $1 == "ADDRS" { n = split($2, list, " "); for (i = 1; i <= n; i++) idx[list[i]] = i; next }
     $1 == "R" && $2 ~ /^call / {
-      line = substr($2, 6); site = ""; stack = ""; kernel = ""; out = ""; split("", f)
+      line = substr($2, 6); site = ""; stack = ""; kernel = ""; out = ""; gapus = ""; split("", f)
       nw = split(line, w, " ")
       for (i = 1; i <= nw; i++) {
         key = w[i]; sub(/=.*/, "", key); val = substr(w[i], length(key) + 2)
         if (key == "site") site = val
         else if (key == "stack") stack = val
+        else if (key == "gap") gapus = val
         else { if (key == "kernel") kernel = val; f[key] = val; if (key != "n" && key != "fn" && key != "class" && key != "status") out = out " " w[i] }
       }
       at = student(site) ? site : ""
@@ -61,12 +62,18 @@ trace_table() {
         }
       }
       if (at == "") at = site
-      if (pending) print pending "\t" times "\t" prev_out
-      pending = f["n"] "\t" f["fn"] "\t" f["class"] "\t" f["status"] "\t" at; times = 1; prev_out = substr(out, 2)
+      flush()
+      pending = f["n"] "\t" f["fn"] "\t" f["class"] "\t" f["status"] "\t" at; times = 1; prev_out = substr(out, 2); gap = gapus
       next
     }
-    $1 == "R" && $2 ~ /^again / { c = $2; sub(/.*count=/, "", c); sub(/ .*/, "", c); times += c; next }
-    END { if (pending) print pending "\t" times "\t" prev_out }' >"$table"
+    # a repeat adds its count, and its host time: gap= is then the record and its repeats together
+    $1 == "R" && $2 ~ /^again / {
+      c = $2; sub(/.*count=/, "", c); sub(/ .*/, "", c); times += c
+      if ($2 ~ / gap=/) { h = $2; sub(/.* gap=/, "", h); sub(/ .*/, "", h); gap = gap + h }
+      next
+    }
+    function flush() { if (pending) print pending "\t" times "\t" prev_out (gap != "" ? (prev_out != "" ? " " : "") "gap=" gap : "") }
+    END { flush() }' >"$table"
 }
 
 # calls [KEY=VALUE]...: the last run's call records with every KEY=VALUE (fn, class, status, line or any
@@ -100,14 +107,14 @@ call_field() {
 
 # A call record as a student reads it: "cudaMemset(dst=alloc#1 value=0 bytes=4000) = 0 at alloc.cu:42".
 call_text() {
-  printf '%s(%s) returned %s at %s' "$(call_field "$1" fn)" "$(cut -f7 <<<"$1" | sed 's/ printed=[0-9]*//' | cut -c1-140)" \
+  printf '%s(%s) returned %s at %s' "$(call_field "$1" fn)" "$(cut -f7 <<<"$1" | sed 's/\(^\| \)\(printed\|gap\)=[0-9]*//g' | cut -c1-140)" \
     "$(call_field "$1" status)" "$(call_field "$1" line)"
 }
 
 # call_site_text RECORD: "the cudaMalloc at alloc.cu:56 (bytes=4000000 ...)", a call named by its place.
 call_site_text() {
   printf 'the %s at %s (%s)' "$(call_field "$1" fn)" "$(call_field "$1" line)" \
-    "$(cut -f7 <<<"$1" | sed 's/ printed=[0-9]*//' | cut -c1-140)"
+    "$(cut -f7 <<<"$1" | sed 's/\(^\| \)\(printed\|gap\)=[0-9]*//g' | cut -c1-140)"
 }
 
 # The program's calls of FN, for a failure message (at most 6, and how many there were).
@@ -284,6 +291,18 @@ elapsed_spans() {
     $2 == "cudaEventElapsedTime" && field("ms") != "" && (field("start") in at) && (field("end") in at) {
       print field("ms") "\t" at[field("start")] "\t" at[field("end")] "\t" $1
     }' "$RUN_DIR/calls.tsv"
+}
+
+# span_host START END: "TOTAL MAX N": the host time, in microseconds, the program spent outside its CUDA
+# calls between call START and call END (the gap= of every call after START up to END: the time its thread
+# spent in its own code since its previous call returned, on the trace's clock), the largest of those gaps,
+# and the call that ended it.
+span_host() {
+  calls | awk -F '\t' -v s="$1" -v e="$2" '
+    $1 > s && $1 <= e && match(" " $7 " ", / gap=[0-9]+ /) {
+      h = substr(" " $7 " ", RSTART + 5, RLENGTH - 6) + 0; t += h; if (h >= m) { m = h; at = $1 }
+    }
+    END { print t + 0, m + 0, at + 0 }'
 }
 
 # span_count START END [KEY=VALUE]...: how many calls with those fields (repeats included) the program

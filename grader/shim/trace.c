@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -88,6 +89,20 @@ static char *log_buf;
 static size_t log_len, records;
 static char last_body[TR_FIELDS + 256];
 static unsigned long again_count, again_last;
+static long long again_gap; /* the repeats' gap= summed, or -1 when none of them had one */
+
+/* gap=US: the time a thread spent outside traced calls since its previous one returned (its own code:
+   what a timed span holds beside the calls it times), on the trace's clock, which the program cannot set:
+   from the end of tr_end to the start of the next tr_begin, so that the trace's own cost is not counted.
+   CLOCK_MONOTONIC through the vDSO, two reads a call, ~30 ns each. */
+static __thread long long thread_left_ns = -1; /* when this thread's last traced call returned */
+
+static long long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
 
 int tr_setting_fail_cublas_create(void) { return fail_cublas_create; }
 long tr_setting_leave_free_mb(void) { return leave_free_mb; }
@@ -285,9 +300,12 @@ static void count_fn(const char *fn)
 
 int tr_begin(struct tr_rec *r, const char *fn, enum tr_class cls, const char *file, int line, void *ret)
 {
+    long long entered;
     if (depth++ > 0)
         return 0;
+    entered = now_ns();
     memset(r, 0, sizeof *r);
+    r->gap_us = thread_left_ns < 0 ? -1 : (entered - thread_left_ns) / 1000;
     /* every launch entry point is recorded under the name programs know */
     r->fn = strcmp(fn, "cudawbLaunchKernel") == 0 || strcmp(fn, "__cudaLaunchKernel") == 0 ? "cudaLaunchKernel" : fn;
     r->cls = cls;
@@ -427,8 +445,12 @@ __attribute__((noinline)) static void stack_field(char *out, size_t size)
 
 static void flush_again(void)
 {
-    if (again_count > 0 && log_file != NULL)
-        fprintf(log_file, "again count=%lu last=%lu\n", again_count, again_last);
+    if (again_count > 0 && log_file != NULL) {
+        if (again_gap >= 0)
+            fprintf(log_file, "again count=%lu last=%lu gap=%lld\n", again_count, again_last, again_gap);
+        else
+            fprintf(log_file, "again count=%lu last=%lu\n", again_count, again_last);
+    }
     again_count = 0;
 }
 
@@ -449,15 +471,20 @@ __attribute__((noinline)) cudaError_t tr_end(struct tr_rec *r, cudaError_t statu
              r->site, r->len > 0 ? " " : "", r->fields, r->injected ? " injected=1" : "", r->sticky ? " sticky=1" : "");
     if (report_path != NULL && log_file != NULL) {
         if (strcmp(body, last_body) == 0) { /* the same call again, from the same place: count it */
-            again_count++;
+            if (again_count++ == 0)
+                again_gap = -1;
+            if (r->gap_us >= 0)
+                again_gap = (again_gap < 0 ? 0 : again_gap) + r->gap_us;
             again_last = seq;
         } else {
             flush_again();
             first = new_site(r->site);
             if (records < MAX_RECORDS || first || r->injected) {
-                char stack[256];
+                char stack[256], gap[32] = "";
                 stack_field(stack, sizeof stack);
-                fprintf(log_file, "call n=%lu %s%s%s\n", seq, body, printed, stack);
+                if (r->gap_us >= 0)
+                    snprintf(gap, sizeof gap, " gap=%lld", r->gap_us);
+                fprintf(log_file, "call n=%lu %s%s%s%s\n", seq, body, printed, stack, gap);
                 records++;
                 snprintf(last_body, sizeof last_body, "%s", body);
             } else {
@@ -467,6 +494,7 @@ __attribute__((noinline)) cudaError_t tr_end(struct tr_rec *r, cudaError_t statu
         }
     }
     pthread_mutex_unlock(&lock);
+    thread_left_ns = now_ns();
     return status;
 }
 

@@ -31,6 +31,7 @@ struct tr_rec {
     void **out;       /* an allocation's output pointer, set to NULL when it is failed */
     unsigned long alloc_no; /* an allocation's number among allocation calls */
     long printed;     /* bytes on stdout before the call, or -1 when stdout is not a file */
+    long long gap_us; /* host time on this thread since its previous traced call returned, or -1 */
     char site[64];
     char fields[TR_FIELDS];
     size_t len;
