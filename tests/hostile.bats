@@ -87,6 +87,22 @@ expect_contained() {
   refute_output --partial "key seen: yes"
 }
 
+@test "the seal's key is in no command line, environment, file, descriptor or readable memory of the program" {
+  hostile steal-the-key solutions/01-allocation/alloc.cu '    cudaFree(d_data);'
+  expect_contained
+  local failed
+  failed=$(awk -F '\t' '$2 == "failed" { printf "%s ", $1 }' "$RESULTS")
+  run cat "$BATS_TEST_TMPDIR"/work/01-allocation/runs/*/stderr
+  assert_output --partial "scanner sees a planted key: yes"
+  assert_output --partial "key found: no"
+  refute_output --partial "key found: yes"
+  refute_output --partial "no seal to test"
+  # It earns what the same leak earns without the search: the search changed nothing.
+  hostile plain-leak solutions/01-allocation/alloc.cu '    cudaFree(d_data);'
+  assert_equal "$failed" "$(awk -F '\t' '$2 == "failed" { printf "%s ", $1 }' "$RESULTS")"
+  [ -n "$failed" ] || fail "the leak failed no step"
+}
+
 @test "a rewritten status file is neither believed nor run" {
   hostile rewrite-run-status
   expect_contained
@@ -256,8 +272,8 @@ expect_contained() {
 @test "without ALLOW, the policy refuses the cases that use what lesson code does not, before they run" {
   local name construct wrong=""
   while read -r name construct; do
-    if [ "$name" = edit-the-trace ]; then
-      HOSTILE_ALLOW="" hostile edit-the-trace solutions/01-allocation/alloc.cu '    cudaFree(d_data);'
+    if [ "$name" = edit-the-trace ] || [ "$name" = steal-the-key ]; then
+      HOSTILE_ALLOW="" hostile "$name" solutions/01-allocation/alloc.cu '    cudaFree(d_data);'
     else
       HOSTILE_ALLOW="" hostile "$name"
     fi
@@ -281,6 +297,7 @@ remount-and-write-repo mount
 rewrite-run-status readlink
 setsid-survivor fork
 shared-memory-hog mmap
+steal-the-key constructor
 tty-and-tiocsti open
 waits-on-stdin fgets
 CASES

@@ -121,8 +121,11 @@ run_program() {
   # them, so none can show them in /proc/PID/environ. On the CPU backend independent streams run
   # latest-issued first (a --env may choose another schedule): a GPU runs them side by side.
   # A fresh key seals the report (grader/shim/seal.h): a report the program wrote itself is not believed.
+  # The key is in no command line and no environment: a file in the program's scratch folder holds it,
+  # which the trace reads and removes before any of the program's code runs (CUDAWB_REPORT_KEY_FILE names
+  # it). In the sandbox bubblewrap makes that file from a pipe (descriptor 3), which is empty once read.
   key=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
-  cmd=(env CUDAWB_SCHEDULE=reverse "${envs[@]}" CUDAWB_REPORT="$report" CUDAWB_REPORT_KEY="$key" "${cmd[@]}")
+  cmd=(env CUDAWB_SCHEDULE=reverse "${envs[@]}" CUDAWB_REPORT="$report" CUDAWB_REPORT_KEY_FILE="$home/.report-key" "${cmd[@]}")
   # The time limit runs inside, so that its SIGTERM reaches the program (whose report then says where it
   # was); the one outside stops a sandbox whose program killed its own time limit.
   cmd=(timeout --kill-after=3 "$WB_TIMEOUT" "${cmd[@]}")
@@ -131,10 +134,11 @@ run_program() {
     # Processes and threads, counted inside the sandbox's user namespace: a fork storm stops there.
     command -v prlimit >/dev/null 2>&1 && nproc=(prlimit --nproc="$WB_MAX_PROCS" --)
     sandbox_command sandbox --ro "$(wb_work)/build" --ro "$WB_ROOT/cpu/bin" --bind "$RUN_DIR/report" "$report" \
-      --scratch "$home" --chdir "$home" -- "${nproc[@]}"
+      --scratch "$home" --file 3 "$home/.report-key" --chdir "$home" -- "${nproc[@]}"
   else
     # No sandbox (WB_NO_SANDBOX, or no bubblewrap: check.sh said so): a scratch folder of its own at least.
     mkdir -p "$home"
+    (umask 077 && printf '%s' "$key" >"$home/.report-key")
   fi
   # Where the machine has one, a cgroup of its own: a memory limit on all it touches, and its end.
   if [ "$boxed" = 1 ]; then sandbox_cgroup_open cgroup || true; fi
@@ -150,11 +154,14 @@ run_program() {
       fd=${fd##*/}
       [[ $fd =~ ^[0-9]+$ ]] && [ "$fd" -gt 2 ] && eval "exec $fd>&-"
     done
+    # The key's pipe, for bubblewrap's --file 3 (without the sandbox the file is written above).
+    if [ "$boxed" = 1 ]; then exec 3<<<"$key"; fi
     # A clean environment: the program learns nothing about the grader (paths, settings) from it.
     mapfile -t keep < <(env | grep -E '^(LD_LIBRARY_PATH|CUDA_[A-Z_]*|NVIDIA_[A-Z_]*|CUDAWB_CPU_[A-Z_]*)=' || true)
     exec env -i PATH="$PATH" HOME="$home" "${keep[@]}" timeout --kill-after=2 "$((WB_TIMEOUT + 10))" "${sandbox[@]}" "${cmd[@]}" </dev/null >"$RUN_DIR/stdout" 2>"$RUN_DIR/stderr"
   ) && RUN_STATUS=0 || RUN_STATUS=$?
   elapsed=$(($(date +%s%N) - start))
+  rm -f "$home/.report-key" # read and removed by the trace, unless the program never started
   oom=$(sandbox_cgroup_close "$cgroup")
   echo "$((elapsed / 1000000))" >"$RUN_DIR/elapsed-ms" # read by grader/bench/run.sh
   elapsed=$((elapsed / 1000000000))
@@ -332,8 +339,11 @@ site_text() {
       # The first frame (innermost first) in one of the student's files: a call inlined from a header
       # (cudaMalloc<T>) names the student's line. At -O2 nvcc's debug information names inlined frames
       # after its intermediate file (tmpxft_..._alloc.cudafe1.cpp:56) while the line is the student's.
-      local frame first="" files
+      local frame first="" files sandbox=()
       files=" $(student_files)"
+      # The student's executable is read in the sandbox, as trace_table reads it: a crafted one must not
+      # reach the grader.
+      ! sandbox_available || sandbox_command sandbox --ro "$(dirname "$(program)")" --
       while read -r frame; do
         frame=${frame##*/}
         frame=${frame%% *}
@@ -343,7 +353,7 @@ site_text() {
         [[ $frame =~ :[0-9]+$ ]] || continue
         [ -n "$first" ] || first=$frame
         [[ $files == *" ${frame%%:*} "* ]] && { printf '%s' "$frame"; return 0; }
-      done < <(addr2line -i -e "$(program)" "${site#+}" 2>/dev/null)
+      done < <("${sandbox[@]}" addr2line -i -e "$(program)" "${site#+}" 2>/dev/null)
       printf '%s' "$first" ;;
     \?|"") ;;
     *) printf '%s' "${site##*/}" ;;

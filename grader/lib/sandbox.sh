@@ -44,10 +44,11 @@ sandbox_available() {
   [ "$WB_SANDBOX_STATE" = yes ]
 }
 
-# sandbox_command ARRAY [--ro PATH]... [--rw PATH]... [--bind FROM TO]... [--scratch DIR] [--chdir DIR] -- CMD...
+# sandbox_command ARRAY [--ro PATH]... [--rw PATH]... [--bind FROM TO]... [--scratch DIR] [--file FD PATH] [--chdir DIR] -- CMD...
 # Sets the array named ARRAY to the command line that runs CMD in the sandbox. --ro shows PATH read-only,
 # --rw writable (both at the same path), --bind FROM at TO writable, --scratch an empty private folder at
-# DIR (WB_SCRATCH_MB), --chdir the folder CMD starts in. Writable paths must belong to whoever runs CMD:
+# DIR (WB_SCRATCH_MB), --file FD PATH a file at PATH holding what descriptor FD gives (after the --scratch
+# it lies in), --chdir the folder CMD starts in. Writable paths must belong to whoever runs CMD:
 # sandbox_own gives them to nobody when the grader is root.
 sandbox_command() {
   local -n into=$1
@@ -76,6 +77,7 @@ sandbox_command() {
       --rw) sandbox_reach "$2"; args+=(--bind "$2" "$2"); shift 2 ;;
       --bind) sandbox_reach "$2"; args+=(--bind "$2" "$3"); shift 3 ;;
       --scratch) args+=(--size "$((WB_SCRATCH_MB << 20))" --tmpfs "$2"); shift 2 ;;
+      --file) args+=(--file "$2" "$3"); shift 3 ;;
       --chdir) args+=(--chdir "$2"); shift 2 ;;
       --) shift; break ;;
       *) echo "sandbox_command: unknown option $1" >&2; return 2 ;;

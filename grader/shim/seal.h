@@ -2,11 +2,12 @@
 
    The report is written inside the student's process, into a file the sandbox lets the process write: a
    program that knows the format could write a report of calls it never made and end with _exit, so that
-   ours is never written. The grader therefore gives each run a fresh random key (CUDAWB_REPORT_KEY, read
-   and wiped from the environment before main like every CUDAWB_ variable) and the report ends with
+   ours is never written. The grader therefore gives each run a fresh random key (in a file that
+   CUDAWB_REPORT_KEY_FILE names, read and removed before any constructor, kept in a PROT_NONE page until the
+   seal is made: grader/README.md, "The seal's key") and the report ends with
    "seal HEX", HEX = SHA-256(key || report || key). The grader believes a report only when its seal is the
-   one its key gives (grader/lib/grading.bash, seal_check). Forging one then takes digging the key out of
-   our library's memory, not writing a text file.
+   one its key gives (grader/lib/grading.bash, seal_check). Forging one then takes reading a page the
+   program's own pointers cannot read, not writing a text file.
 
    SHA-256 as FIPS 180-4 defines it: small, dependency-free, and checked against coreutils' sha256sum by
    grader/lib/grading.bash itself at every run. */

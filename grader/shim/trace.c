@@ -5,6 +5,7 @@
 #endif
 #include <dlfcn.h>
 #include <execinfo.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -50,7 +52,11 @@ static __thread int depth; /* >0 while a traced call runs on this thread */
 
 /* settings, read once before main and then removed from the environment */
 static char *report_path;
-static char report_key[129]; /* the run's key for the report's seal (seal.h); empty: no seal */
+/* The run's key for the report's seal (seal.h), kept where the program's own code cannot read it: a page
+   of its own that refuses every access (PROT_NONE) but while the seal is computed at the end, then wiped
+   and unmapped. NULL: no key, no seal. */
+static unsigned char *key_page;
+static size_t key_len, key_page_size;
 static unsigned long fail_call, fail_alloc, fail_site_nth;
 static char fail_site[64];
 static int fail_cublas_create, no_kernel_args;
@@ -112,23 +118,70 @@ int tr_setting_no_kernel_args(void) { return no_kernel_args; }
 
 static unsigned long env_ulong(const char *value) { return value != NULL ? strtoul(value, NULL, 10) : 0; }
 
-/* The report's key is taken before any constructor runs, the student's own included (a constructor of
-   priority 101 runs before tr_start): from .preinit_array, and its text overwritten with zeros in place.
-   The environment comes as the third argument: getenv may not work yet this early. */
+/* The report's key is taken before any constructor runs, the student's own included: from .preinit_array.
+   It is never in a command line or the environment: CUDAWB_REPORT_KEY_FILE names a file in the program's
+   own scratch folder (grader/lib/grading.bash), read here and removed at once, so that no later code can
+   open it. The copy on this function's stack is wiped; the key lives on in key_page only. The environment
+   comes as the third argument: getenv may not work yet this early. */
 static void tr_take_key(int argc, char **argv, char **envp)
 {
-    static const char name[] = "CUDAWB_REPORT_KEY=";
+    static const char name[] = "CUDAWB_REPORT_KEY_FILE=";
+    char buf[129];
+    const char *path = NULL;
+    ssize_t n = -1;
+    int fd;
     char **e;
     (void)argc;
     (void)argv;
     for (e = envp; e != NULL && *e != NULL; e++)
-        if (strncmp(*e, name, sizeof name - 1) == 0) {
-            snprintf(report_key, sizeof report_key, "%s", *e + sizeof name - 1);
-            memset(*e + sizeof name - 1, '0', strlen(*e + sizeof name - 1));
+        if (strncmp(*e, name, sizeof name - 1) == 0)
+            path = *e + sizeof name - 1;
+    if (path == NULL || *path == '\0')
+        return;
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd >= 0) {
+        n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+    }
+    unlink(path);
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+        n--;
+    if (n > 0) {
+        key_page_size = (size_t)sysconf(_SC_PAGESIZE);
+        key_page = (unsigned char *)mmap(NULL, key_page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (key_page == MAP_FAILED) {
+            key_page = NULL;
+        } else {
+            memcpy(key_page, buf, (size_t)n);
+            key_len = (size_t)n;
+            madvise(key_page, key_page_size, MADV_DONTDUMP);
+            mprotect(key_page, key_page_size, PROT_NONE);
         }
+    }
+    explicit_bzero(buf, sizeof buf);
 }
 __attribute__((section(".preinit_array"), used)) static void (*const tr_take_key_early)(int, char **, char **) =
     tr_take_key;
+
+/* The seal of TEXT (seal.h) into HEX, with the key, which is then wiped and unmapped: one seal per run.
+   0: there was no key (the report is then unsealed, and the grader believes none of it). */
+static int seal_with_key(const char *text, size_t text_len, char hex[65])
+{
+    struct seal_sha256 sha;
+    if (key_page == NULL || mprotect(key_page, key_page_size, PROT_READ | PROT_WRITE) != 0)
+        return 0;
+    seal_init(&sha);
+    seal_update(&sha, key_page, key_len);
+    seal_update(&sha, text, text_len);
+    seal_update(&sha, key_page, key_len);
+    seal_final_hex(&sha, hex);
+    explicit_bzero(key_page, key_page_size);
+    explicit_bzero(&sha, sizeof sha);
+    munmap(key_page, key_page_size);
+    key_page = NULL;
+    key_len = 0;
+    return 1;
+}
 
 /* Reads the grader's CUDAWB_ variables, then removes every CUDAWB_ variable from the environment and
    blanks its text in place, so that neither getenv nor /proc/self/environ shows the program it is graded.
@@ -257,6 +310,16 @@ static const char *class_name(enum tr_class c)
 
 /* --- the record's life ---------------------------------------------------------------------------- */
 
+/* A call site comes from the program's own debug information or __FILE__, which a #line directive sets to
+   any text: a newline there would start a record of the student's choosing, a space a field. Every byte
+   below '!' and DEL is written '?', so that a site is one field of one record whatever the file name. */
+static void site_clean(char *site)
+{
+    for (; *site != '\0'; site++)
+        if ((unsigned char)*site <= ' ' || *site == 0x7f)
+            *site = '?';
+}
+
 static void site_of(struct tr_rec *r, const char *file, int line, void *ret)
 {
     Dl_info info;
@@ -270,6 +333,7 @@ static void site_of(struct tr_rec *r, const char *file, int line, void *ret)
     } else {
         snprintf(r->site, sizeof r->site, "?");
     }
+    site_clean(r->site);
 }
 
 /* 1 the first time a site is seen (its first call is always written, also past MAX_RECORDS). */
@@ -1004,7 +1068,6 @@ static void write_report_now(int lock_it)
     char *text = NULL, hex[65];
     size_t i, live = 0, bytes = 0, text_len = 0;
     int locked;
-    struct seal_sha256 sha;
     if (report_path == NULL || (out = open_memstream(&text, &text_len)) == NULL)
         return;
     locked = lock_it ? pthread_mutex_lock(&lock) == 0 : pthread_mutex_trylock(&lock) == 0;
@@ -1043,14 +1106,8 @@ static void write_report_now(int lock_it)
     /* Written whole, then sealed with the run's key (seal.h): the grader believes only a sealed report. */
     if ((file = fopen(report_path, "w")) != NULL) {
         fwrite(text, 1, text_len, file);
-        if (report_key[0] != '\0') {
-            seal_init(&sha);
-            seal_update(&sha, report_key, strlen(report_key));
-            seal_update(&sha, text, text_len);
-            seal_update(&sha, report_key, strlen(report_key));
-            seal_final_hex(&sha, hex);
+        if (seal_with_key(text, text_len, hex))
             fprintf(file, "seal %s\n", hex);
-        }
         fclose(file);
     }
     free(text);

@@ -117,6 +117,8 @@ hostile_source() {
 # run, is off (ALLOW=all) unless HOSTILE_ALLOW names what to let through.
 hostile() {
   local dir=$BATS_TEST_TMPDIR/submission
+  # A fresh grading each time: a second case in one test must not find the first one's runs.
+  rm -rf "$dir" "$BATS_TEST_TMPDIR/work" "$BATS_TEST_TMPDIR/results"
   mkdir -p "$dir/01-allocation"
   hostile_source "$1" "$WB_ROOT" "$dir/01-allocation/alloc.cu"
   if [ $# -ge 3 ]; then
