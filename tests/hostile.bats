@@ -103,6 +103,16 @@ expect_contained() {
   [ -n "$failed" ] || fail "the leak failed no step"
 }
 
+@test "a #line file name with newlines adds no record to the report: the leak is still seen" {
+  hostile line-directive-injection
+  expect_contained
+  run grep -c '^call ' "$BATS_TEST_TMPDIR/work/01-allocation/runs/run/report"
+  assert_output 1
+  run grep -E '^(live 0 0|call n=2 fn=cudaFree)' "$BATS_TEST_TMPDIR/work/01-allocation/runs/run/report"
+  assert_failure
+  [ "$(awk -F '\t' '$1 == 6 { print $2 }' "$RESULTS")" = failed ] || fail "the leak step passed: $(cat "$RESULTS")"
+}
+
 @test "a rewritten status file is neither believed nor run" {
   hostile rewrite-run-status
   expect_contained
@@ -279,7 +289,7 @@ expect_contained() {
     fi
     expect_contained
     [ "$(cat "$BATS_TEST_TMPDIR/work/01-allocation/build/status")" = policy ] &&
-      [[ $output == *"policy: $construct"*" at alloc.cu:"*"ALLOW=$construct"* ]] &&
+      [[ $output == *"policy: "*"$construct"*" at alloc.cu:"*"ALLOW=$construct"* ]] &&
       [ "$(awk -F '\t' '$2 == "passed"' "$RESULTS" | wc -l)" = 0 ] &&
       [ ! -d "$BATS_TEST_TMPDIR/work/01-allocation/runs" ] ||
       wrong="$wrong"$'\n'"$name: expected refused for $construct, got $(cat "$BATS_TEST_TMPDIR/work/01-allocation/build/status")"
@@ -291,6 +301,7 @@ environment-snooping opendir
 forge-on-inherited-fds write
 fork-storm fork
 kill-the-time-limit opendir
+line-directive-injection line
 network socket
 read-solutions-at-run-time fopen
 remount-and-write-repo mount
