@@ -276,6 +276,15 @@ expect_contained() {
   refute_output --partial "SAW "
 }
 
+@test "on the CPU backend a program run under the memory checker sees the same environment and pointers as plainly" {
+  # tests/gpu/verify-watched.sh: names of the environment's variables, arguments, descriptors, the spacing and
+  # alignment of cudaMalloc's and malloc's addresses, compared. (Its parent process differs, which lesson code
+  # cannot ask for: getppid and /proc are refused by the policy.)
+  run env VW_BACKEND=cpu "$WB_ROOT/tests/gpu/verify-watched.sh" "$BATS_TEST_TMPDIR/watched"
+  assert_success
+  assert_output "no difference"
+}
+
 # Every case above runs with the policy off (ALLOW=all), to show that the sandbox holds by itself. Without it,
 # the policy on lesson code (grader/policy/) refuses these before they run: they earn nothing, step 1 says which
 # construct on which line, and nothing of theirs runs.

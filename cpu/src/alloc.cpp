@@ -128,14 +128,13 @@ cudaError_t allocate(void **out, size_t size, int kind, const char *fn, const cu
     size_t body = (size + page - 1) / page * page;
     uintptr_t lo = place(r, sp, body + page);
     if (!lo) return cudaErrorMemoryAllocation;
-    uintptr_t base = lo;
-    if (cfg.memcheck) {
-        // end exactly at the guard page; keep the alignment the element type needs (the largest power of
-        // two dividing the size, up to 512), so an array of T is still aligned for T
-        size_t a = size & (~size + 1);
-        if (a > 512 || a == 0) a = 512;
-        base = (lo + body - size) & ~(uintptr_t)(a - 1);
-    }
+    // The allocation ends at the page after it, keeping the alignment its element type needs (the largest
+    // power of two dividing the size, up to 512), so an array of T is still aligned for T. Under the memory
+    // checker that page is closed (an overrun faults); otherwise it is open, as the GPU lets small overruns
+    // pass. The same place in both: a program cannot tell from its pointers that it is watched.
+    size_t a = size & (~size + 1);
+    if (a > 512 || a == 0) a = 512;
+    uintptr_t base = (lo + body - size) & ~(uintptr_t)(a - 1);
     alloc al = {base, size, kind, fn, basename_of(at.file), at.line, lo, lo + body + (cfg.memcheck ? 0 : page), false};
     sp[lo] = lo + body + page;
     forget_lingering(lo, lo + body + page);
