@@ -365,8 +365,11 @@ static void count_fn(const char *fn)
 int tr_begin(struct tr_rec *r, const char *fn, enum tr_class cls, const char *file, int line, void *ret)
 {
     long long entered;
-    if (depth++ > 0)
+    /* A call made while a traced one runs on this thread (a library's own use of the runtime) is the outer
+       call's work: not recorded, and depth untouched, since no tr_end follows it. */
+    if (depth > 0)
         return 0;
+    depth++;
     entered = now_ns();
     memset(r, 0, sizeof *r);
     r->gap_us = thread_left_ns < 0 ? -1 : (entered - thread_left_ns) / 1000;
