@@ -116,6 +116,9 @@ setup() {
   refute_output --partial "status "
   run jq -r '[.score, ([.tests[] | select(.status == "passed")] | length), .tests[0].status] | @tsv' \
     "$BATS_FILE_TMPDIR/gs/autograder/results/results.json"
+  # (On a failure, what the autograder printed and what step 1 said: the verdict's reason.)
+  [ "$output" = $'1\t1\tpassed' ] || { cat "$BATS_FILE_TMPDIR/gs.out"; jq -r '.tests[0].output' \
+    "$BATS_FILE_TMPDIR/gs/autograder/results/results.json"; }
   assert_output $'1\t1\tpassed'
   run cat "$BATS_FILE_TMPDIR/gs.out"
   assert_line --partial 'lesson 01: 1/8 steps passed (1/17 points)'

@@ -54,7 +54,13 @@ if [ -n "${WB_CLASS_UPLOAD:-}" ]; then
     for f in $(lesson_sources "$id"); do wanted+=("$id/$f"); done
   done
 fi
-root=$("$here/unpack.sh" "$entry" "$work/submission" "${wanted[@]}" 2>"$out/reason") || not_graded
+unpacked=0
+root=$("$here/unpack.sh" "$entry" "$work/submission" "${wanted[@]}" 2>"$out/reason") || unpacked=$?
+if [ "$unpacked" -ne 0 ]; then
+  # unpack.sh says why in one line; should it stop without a word, its status is the clue.
+  [ -s "$out/reason" ] || echo "could not be unpacked (unpack.sh stopped with status $unpacked, saying nothing)" >"$out/reason"
+  not_graded
+fi
 root=${root%/}
 # shellcheck disable=SC2086 # ids are words
 sub=$("$here/hashes.sh" submission "$root" $WB_CLASS_IDS)

@@ -62,7 +62,9 @@ case $status in
   124 | 137) find "$dest" -mindepth 1 -delete; refuse "took too long to unpack: more than $seconds s" ;;
   153) find "$dest" -mindepth 1 -delete; refuse "too big: more than $((max_bytes >> 20)) MiB unpacked" ;;
   *) find "$dest" -mindepth 1 -delete
-     refuse "$(grep -v '^\[' "$err" | tail -n 1 | tr -d '\r' | cut -c 1-300)" ;;
+     why=$(grep -v '^\[' "$err" | tail -n 1 | tr -d '\r' | cut -c 1-300)
+     # (A reader stopped without a word, by a signal say: its status is the only clue.)
+     refuse "${why:-the reader stopped with status $status, saying nothing}" ;;
 esac
 
 # What is there now must be plain files and folders, within the limits.
