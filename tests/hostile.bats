@@ -97,6 +97,7 @@ expect_contained() {
   assert_output --partial "key found: no"
   refute_output --partial "key found: yes"
   refute_output --partial "no seal to test"
+  refute_output --partial "cut short"
   # It earns what the same leak earns without the search: the search changed nothing.
   hostile plain-leak solutions/01-allocation/alloc.cu '    cudaFree(d_data);'
   assert_equal "$failed" "$(awk -F '\t' '$2 == "failed" { printf "%s ", $1 }' "$RESULTS")"

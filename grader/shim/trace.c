@@ -57,6 +57,20 @@ static char *report_path;
    and unmapped. NULL: no key, no seal. */
 static unsigned char *key_page;
 static size_t key_len, key_page_size;
+/* The variables a memory checker adds to the program's environment (compute-sanitizer 2025.x on the H200:
+   tests/gpu/README.md, 2026-12-05), which a plain run does not have: copied here, each "NAME=value", and
+   removed from the environment before main, so that getenv cannot tell a watched run from a plain one. The
+   checker's own code reads them inside CUDA calls: they are put back while a traced call runs (putenv of
+   these copies) and taken out when it returns. The copies sit in a page that refuses every access
+   (PROT_NONE) the rest of the time, so that a scan of the program's memory does not find them either.
+   PWD, which the checker sets and the grader does not, is removed for good. */
+static const char *const watched_prefixes[] = {"NV_SANITIZER_", "NVTX_INJECTION", "NVIDIA_PROCESS_INJECTION",
+                                               "NVIDIA-PROCESS-TRACKING", "PWD="};
+static char *watched_page;
+static size_t watched_page_size;
+static char *watched_vars[32];
+static size_t nwatched;
+static int watched_shown; /* >0 while traced calls run (any thread) */
 static unsigned long fail_call, fail_alloc, fail_site_nth;
 static char fail_site[64];
 static int fail_cublas_create, no_kernel_args;
@@ -183,6 +197,100 @@ static int seal_with_key(const char *text, size_t text_len, char hex[65])
     return 1;
 }
 
+/* unset_blanked NAME=...: removes the variable that the text starting at FOUND (an environ entry) names,
+   and blanks that text in place: unsetenv keeps it, and /proc/self/environ would show it. */
+static void unset_blanked(char *found)
+{
+    char name[256];
+    size_t n = strcspn(found, "=");
+    if (n >= sizeof name)
+        n = sizeof name - 1;
+    memcpy(name, found, n);
+    name[n] = '\0';
+    unsetenv(name);
+    memset(found, 0, strlen(found));
+}
+
+static int is_watched_var(const char *v)
+{
+    size_t i;
+    for (i = 0; i < sizeof watched_prefixes / sizeof watched_prefixes[0]; i++)
+        if (strncmp(v, watched_prefixes[i], strlen(watched_prefixes[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* Copies the checker's variables into watched_page (PROT_NONE afterwards) and removes them all. */
+static void hide_watched_vars(void)
+{
+    char **e;
+    size_t used = 0, n;
+    for (;;) {
+        char *found = NULL;
+        for (e = environ; e != NULL && *e != NULL; e++)
+            if (is_watched_var(*e)) {
+                found = *e;
+                break;
+            }
+        if (found == NULL)
+            break;
+        n = strlen(found) + 1;
+        if (strncmp(found, "PWD=", 4) != 0 && nwatched < sizeof watched_vars / sizeof watched_vars[0]) {
+            if (watched_page == NULL) {
+                watched_page_size = 4 * (size_t)sysconf(_SC_PAGESIZE);
+                watched_page = (char *)mmap(NULL, watched_page_size, PROT_READ | PROT_WRITE,
+                                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                if (watched_page == MAP_FAILED)
+                    watched_page = NULL;
+            }
+            if (watched_page != NULL && used + n <= watched_page_size) {
+                memcpy(watched_page + used, found, n);
+                watched_vars[nwatched++] = watched_page + used;
+                used += n;
+            }
+        }
+        unset_blanked(found);
+    }
+    if (watched_page != NULL)
+        mprotect(watched_page, watched_page_size, PROT_NONE);
+}
+
+/* show_watched_vars at the start of a traced call, hide_watched_vars_again at its end: nothing to do but
+   under a memory checker. */
+static void show_watched_vars(void)
+{
+    size_t i;
+    if (nwatched == 0)
+        return;
+    pthread_mutex_lock(&lock);
+    if (watched_shown++ == 0) {
+        mprotect(watched_page, watched_page_size, PROT_READ | PROT_WRITE);
+        for (i = 0; i < nwatched; i++)
+            putenv(watched_vars[i]);
+    }
+    pthread_mutex_unlock(&lock);
+}
+static void hide_watched_vars_again(void)
+{
+    size_t i;
+    char name[256];
+    if (nwatched == 0)
+        return;
+    pthread_mutex_lock(&lock);
+    if (--watched_shown == 0) {
+        for (i = 0; i < nwatched; i++) {
+            size_t n = strcspn(watched_vars[i], "=");
+            if (n >= sizeof name)
+                n = sizeof name - 1;
+            memcpy(name, watched_vars[i], n);
+            name[n] = '\0';
+            unsetenv(name);
+        }
+        mprotect(watched_page, watched_page_size, PROT_NONE);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
 /* Reads the grader's CUDAWB_ variables, then removes every CUDAWB_ variable from the environment and
    blanks its text in place, so that neither getenv nor /proc/self/environ shows the program it is graded.
    The CPU backend's runtime reads its own settings first (constructor priority 101). */
@@ -222,8 +330,7 @@ __attribute__((constructor(102))) static void tr_start(void)
         }
     }
     for (;;) {
-        char *found = NULL, name[256];
-        size_t n;
+        char *found = NULL;
         for (e = environ; e != NULL && *e != NULL; e++)
             if (strncmp(*e, "CUDAWB_", 7) == 0) {
                 found = *e;
@@ -231,14 +338,9 @@ __attribute__((constructor(102))) static void tr_start(void)
             }
         if (found == NULL)
             break;
-        n = strcspn(found, "=");
-        if (n >= sizeof name)
-            n = sizeof name - 1;
-        memcpy(name, found, n);
-        name[n] = '\0';
-        unsetenv(name);
-        memset(found, 0, strlen(found)); /* unsetenv keeps the text: /proc/self/environ would show it */
+        unset_blanked(found);
     }
+    hide_watched_vars();
     log_file = open_memstream(&log_buf, &log_len);
 }
 
@@ -401,6 +503,7 @@ int tr_begin(struct tr_rec *r, const char *fn, enum tr_class cls, const char *fi
     if (fail_device != 0 && strstr(fn, "GetVersion") == NULL)
         r->fail = r->sticky = r->injected = 1;
     pthread_mutex_unlock(&lock);
+    show_watched_vars();
     return 1;
 }
 
@@ -525,6 +628,7 @@ __attribute__((noinline)) cudaError_t tr_end(struct tr_rec *r, cudaError_t statu
 {
     char body[sizeof last_body];
     int first;
+    hide_watched_vars_again();
     depth--;
     pthread_mutex_lock(&lock);
     if (seen_sticky == cudaSuccess && is_sticky_code(status))
@@ -1115,7 +1219,13 @@ static void write_report_now(int lock_it)
     }
     free(text);
 }
-static void write_report(void) { write_report_now(1); }
+/* At exit the checker's variables are back for good: its own end-of-run work may read them, and no lesson
+   code runs after this. */
+static void write_report(void)
+{
+    show_watched_vars();
+    write_report_now(1);
+}
 
 /* --- a program killed by a signal --------------------------------------------------------------- */
 

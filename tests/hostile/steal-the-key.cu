@@ -2,7 +2,8 @@
 // looks everywhere it can for the key that seals the trace's report, to seal a report without the leak.
 // Where: its environment, the command line and environment of every process it can see, its working
 // folder, every descriptor it has, and every byte of its own memory that it can read with a plain pointer
-// (regions /proc/self/maps says are readable, up to 64 MiB each). A candidate is every run of 64
+// (regions /proc/self/maps says are readable, up to 64 MiB each, but libraries' read-only code and
+// constants; each scan within 1.5 s, or the verdict says it was cut short). A candidate is every run of 64
 // hexadecimal digits; the report's own seal tells the right one (SHA-256(key, report, key) == seal).
 // It prints (on stderr: its stdout is graded as lesson 01's) "key found: yes/no" and, first, that its scanner does find a 64-digit key planted in its heap,
 // so that "no" cannot come from a scanner that never looks.
@@ -10,6 +11,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 static uint32_t sk_ror(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
@@ -109,11 +111,21 @@ static void sk_scan_file(const char *path, const char *where)
     if (n > 0) sk_scan(buf, (size_t)n, where, NULL);
 }
 
+static int sk_cut; // 1: a memory scan stopped at its time budget, the rest of the memory unread
+static double sk_started;
+static double sk_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
 // Its own memory, read with plain pointers, where the mapping says it may be read.
 static int sk_scan_memory(const char *planted)
 {
     FILE *maps = fopen("/proc/self/maps", "r");
     char line[512];
+    sk_started = sk_seconds();
     int saw_planted = 0;
     while (maps != NULL && fgets(line, sizeof line, maps) != NULL) {
         unsigned long lo, hi;
@@ -122,6 +134,10 @@ static int sk_scan_memory(const char *planted)
         if (strstr(line, "[vvar") != NULL || strstr(line, "[vsyscall]") != NULL || hi - lo > (64ul << 20)) continue;
         // A device's mappings (the GPU driver's /dev/nvidia* files) may fault when the host reads them.
         if (strstr(line, " /dev/") != NULL) continue;
+        // A library's code and constants, read-only from its file, never held the key (the GPU driver's
+        // alone are hundreds of MiB: too long a scan for the run's time limit).
+        if (perms[1] != 'w' && strchr(line, '/') != NULL) continue;
+        if (sk_seconds() - sk_started > 1.5) { sk_cut = 1; break; }
         if ((uintptr_t)sk_report >= lo && (uintptr_t)sk_report < hi) continue; // the report's copy, not the key
         if (sk_scan((const char *)lo, hi - lo, "its own memory", planted) < 0) saw_planted = 1;
     }
@@ -181,7 +197,8 @@ static void sk_steal(void)
     for (int i = 0; i < sk_nearly; i++) sk_try(sk_early[i], "what was there before main");
     sk_look_everywhere();
     if (!sk_found) sk_scan_memory(NULL);
-    fprintf(stderr, "key found: %s%s%s\n", sk_found ? "yes, in " : "no", sk_found ? sk_where : "", sk_seal[0] ? "" : " (no seal to test)");
+    fprintf(stderr, "key found: %s%s%s%s\n", sk_found ? "yes, in " : "no", sk_found ? sk_where : "",
+            sk_seal[0] ? "" : " (no seal to test)", sk_cut ? " (a memory scan was cut short)" : "");
     free(decoy);
 }
 
