@@ -88,8 +88,8 @@ if [ "$WB_BACKEND" = cpu ]; then
 elif [ "$WB_BACKEND" = gpu ] && [ "$scheduler" = local ]; then
   # shellcheck source=grader/lib/build.sh
   . "$WB_ROOT/grader/lib/build.sh"
-  for f in trace wrappers kernel_info; do shim_object "$f" >/dev/null || exit 2; done
-  shim_object cublas >/dev/null 2>&1 || true # only programs that use cuBLAS need it
+  trace_object >/dev/null || exit 2
+  trace_object cublas >/dev/null 2>&1 || true # only programs that use cuBLAS need it
 fi
 # JOBS: by default one grading per core on the CPU backend, and one at a time on a GPU, where programs run
 # side by side would share its memory (lesson 07 fills it up to a budget) and its time (the speed steps).

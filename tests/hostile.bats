@@ -87,6 +87,16 @@ expect_contained() {
   refute_output --partial "key seen: yes"
 }
 
+@test "the trace's own functions cannot be called: with the policy off, a call to them does not link" {
+  hostile call-the-trace solutions/01-allocation/alloc.cu "(no line taken out)"
+  expect_contained
+  assert_equal "$(cat "$BATS_TEST_TMPDIR/work/01-allocation/build/status")" link-error
+  assert_output --partial "undefined reference to"
+  assert_output --partial "tr_begin"
+  assert_equal "$(awk -F '\t' '$2 == "passed"' "$RESULTS" | wc -l)" 0
+  [ ! -d "$BATS_TEST_TMPDIR/work/01-allocation/runs" ] || fail "the program ran"
+}
+
 @test "the seal's key is in no command line, environment, file, descriptor or readable memory of the program" {
   hostile steal-the-key solutions/01-allocation/alloc.cu '    cudaFree(d_data);'
   expect_contained

@@ -26,6 +26,23 @@ shim_object() {
   printf '%s\n' "$obj"
 }
 
+# trace_object [cublas]: the trace as a program links it on a real GPU (trace, wrappers, kernel_info, and the
+# cuBLAS wrappers with cublas), built once: one object whose only global names are the wrappers (__wrap_*).
+# The trace's own functions are local to it, so that lesson code cannot call them, whatever the policy
+# lets through (such a call does not link). The CPU backend's build makes the same (cpu/Makefile).
+trace_object() {
+  local name=trace parts=(trace wrappers kernel_info) objs=() f obj newest
+  [ "${1:-}" != cublas ] || { name=trace-cublas; parts+=(cublas); }
+  for f in "${parts[@]}"; do objs+=("$(shim_object "$f")") || return 1; done
+  obj=$WB_BUILD/tools/$name.o
+  newest=$(find "${objs[@]}" -newer "$obj" -print -quit 2>/dev/null || true)
+  if [ ! -f "$obj" ] || [ -n "$newest" ]; then
+    { ld -r -o "$obj.$$" "${objs[@]}" && objcopy --wildcard --keep-global-symbol='__wrap_*' "$obj.$$" &&
+      mv "$obj.$$" "$obj"; } >"$obj.log" 2>&1 || { cat "$obj.log" >&2; rm -f "$obj.$$"; return 1; }
+  fi
+  printf '%s\n' "$obj"
+}
+
 # replace_literal FILE FROM TO: every FROM in FILE becomes TO, both taken as plain text (a folder's name is
 # data: never part of a sed program).
 replace_literal() {
@@ -154,13 +171,11 @@ build_program() {
   fi
   # On the GPU the trace (grader/shim/) is linked in here; nvcc-cpu links the same one by itself.
   if [ "${WB_BACKEND:-}" != cpu ]; then
-    for f in trace wrappers kernel_info; do
-      objs+=("$(shim_object "$f")") || { echo link-error >"$out/status"; return 1; }
-    done
     if [ ${#libs[@]} -gt 0 ]; then
-      objs+=("$(shim_object cublas)") || { echo link-error >"$out/status"; return 1; }
+      objs+=("$(trace_object cublas)") || { echo link-error >"$out/status"; return 1; }
       wrap=$("$WB_ROOT/grader/shim/wrapped.sh" --cublas)
     else
+      objs+=("$(trace_object)") || { echo link-error >"$out/status"; return 1; }
       wrap=$("$WB_ROOT/grader/shim/wrapped.sh")
     fi
     link=(-Xlinker "--wrap=${wrap//$'\n'/,--wrap=}")

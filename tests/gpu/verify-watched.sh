@@ -18,11 +18,10 @@ else
   # variables from the program.
   # shellcheck source=grader/lib/build.sh
   . "$root/grader/lib/build.sh"
-  objs=("$bin/watched.o")
-  for f in trace wrappers kernel_info; do objs+=("$(shim_object "$f")") || exit 1; done
+  trace=$(trace_object) || exit 1
   wrap=$("$root/grader/shim/wrapped.sh")
   nvcc -arch=native -c -o "$bin/watched.o" "$root/tests/gpu/measure-watched.cu" &&
-    nvcc -arch=native -o "$bin/watched" "${objs[@]}" -Xlinker "--wrap=${wrap//$'\n'/,--wrap=}" || exit 1
+    nvcc -arch=native -o "$bin/watched" "$bin/watched.o" "$trace" -Xlinker "--wrap=${wrap//$'\n'/,--wrap=}" || exit 1
   sanitizer=$(command -v compute-sanitizer) || { echo "no compute-sanitizer" >&2; exit 1; }
 fi
 keep=$(env | grep -E '^(LD_LIBRARY_PATH|CUDA_[A-Z_]*|NVIDIA_[A-Z_]*)=' || true)
