@@ -74,11 +74,11 @@ build_with() {
   WB_ALT_BUILD=$1
 }
 
-# copy_of FROM_OR_TO BUFFER KINDS BYTES: the last run's successful copies (cudaMemcpy, or its Async form) of
-# BYTES bytes with BUFFER as their src or dst (FROM_OR_TO), with one of KINDS (a | list).
+# copy_of FROM_OR_TO BUFFER MOVED BYTES: the last run's successful copies (cudaMemcpy, or its Async form) of
+# BYTES bytes with BUFFER as their src or dst (FROM_OR_TO) that moved the data MOVED (HostToDevice, ...),
+# whatever kind they named (cudaMemcpyDefault included).
 copy_of() {
-  calls "fn=cudaMemcpy*" "$1=$2" "bytes=$4" status=0 |
-    awk -F '\t' -v k="|$3|" '$2 ~ /^cudaMemcpy(Async)?$/ && match($7, /kind=[A-Za-z]+/) && index(k, "|" substr($7, RSTART + 5, RLENGTH - 5) "|")'
+  calls "fn=cudaMemcpy*" "$1=$2" "bytes=$4" "moved=$3" | awk -F '\t' '$2 ~ /^cudaMemcpy(Async)?$/'
 }
 
 # expect_result N: the run printed the kernel's results for N floats, as the grader computes them, and they
@@ -90,11 +90,11 @@ expect_result() {
   [ -n "$launch" ] ||
     fail "$(printf 'expected: scale launched over the %s floats, from one device buffer into another\nhappened: its launches:\n%s\nusual cause: the provided launch was edited, or a call before it failed' "$1" "$(calls_of cudaLaunchKernel)")"
   in=$(call_field "$launch" args | cut -d, -f1) out=$(call_field "$launch" args | cut -d, -f2)
-  copy_in=$(copy_of dst "$in" "HostToDevice|Default" $(($1 * 4)) | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 < l' | tail -n 1)
+  copy_in=$(copy_of dst "$in" HostToDevice $(($1 * 4)) | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 < l' | tail -n 1)
   [ -n "$copy_in" ] && follows "$(call_field "$copy_in" n)" "$(call_field "$launch" n)" ||
     fail "$(printf 'expected: before the launch of scale, the %s input floats copied to its input buffer (%s), in an order the kernel follows\nhappened: %s; the copies were:\n%s\nusual cause: the input copied after the launch, or not at all: the results printed are then not the kernel'"'"'s' \
       "$1" "$in" "$(call_text "$launch")" "$(calls_of cudaMemcpy)")"
-  copy_out=$(copy_of src "$out" "DeviceToHost|Default" $(($1 * 4)) | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 > l' | head -n 1)
+  copy_out=$(copy_of src "$out" DeviceToHost $(($1 * 4)) | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 > l' | head -n 1)
   [ -n "$copy_out" ] && follows "$(call_field "$launch" n)" "$(call_field "$copy_out" n)" ||
     fail "$(printf 'expected: after the launch of scale, its %s output floats (%s) copied back to the host, in an order that follows the kernel\nhappened: %s; the copies were:\n%s\nusual cause: the results read before the copy that brings them back, or not copied back at all' \
       "$1" "$out" "$(call_text "$launch")" "$(calls_of cudaMemcpy)")"
@@ -186,7 +186,7 @@ expect_stopped() {
   expect_result "$n"
   launch=$(calls fn=cudaLaunchKernel kernel=scale status=0 | tail -n 1)
   [ -n "$launch" ] || fail "expected: a launch of scale; happened: none succeeded; the program $RUN_HOW"
-  copy=$(calls fn=cudaMemcpy kind=DeviceToHost status=0 | tail -n 1)
+  copy=$(calls fn=cudaMemcpy moved=DeviceToHost status=0 | tail -n 1)
   check=$(calls status=0 | awk -F '\t' -v a="$(call_field "$launch" n)" -v b="$(call_field "$copy" n)" \
     '$1 > a && (b == "" || $1 < b) && ($2 == "cudaGetLastError" || $2 == "cudaPeekAtLastError")' | head -n 1)
   [ -n "$check" ] ||

@@ -98,7 +98,7 @@ probe_answers() { expect_answers "${PROBE_QUESTIONS[@]}"; }
   count=$(calls fn=cudaLaunchKernel kernel=count_equal "args=$buf,*" | awk -F '\t' -v a="$add" '$1 > a' | head -n 1)
   # The count printed is the device's: its counter copied back after count_equal, and printed after that.
   copy=$(calls "fn=cudaMemcpy*" "src=$(call_field "$count" args | sed 's/.*,//')" status=0 |
-    awk -F '\t' -v c="$(call_field "$count" n)" '$1 > c && $2 ~ /^cudaMemcpy(Async)?$/ && $7 ~ /kind=(DeviceToHost|Default)/' | head -n 1)
+    awk -F '\t' -v c="$(call_field "$count" n)" '$1 > c && $2 ~ /^cudaMemcpy(Async)?$/ && $7 ~ / moved=DeviceToHost/' | head -n 1)
   [ -n "$count" ] && [ -n "$copy" ] && follows "$(call_field "$count" n)" "$(call_field "$copy" n)" ||
     fail "expected: the count of ones computed on the device (count_equal on $buf) and copied back after it; happened: the trace has no such launch and copy"
   expect_exit 0

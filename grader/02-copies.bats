@@ -236,8 +236,8 @@ checked_on() {
   run_program --name bandwidth -- --bandwidth
   expect_copies_ran
   expect_no_leaks
-  pinned=$(calls fn=cudaMemcpy kind=HostToDevice src=pinned#* "bytes=$bytes" status=0 | awk -F '\t' '{ t += $6 } END { print t + 0 }')
-  pageable=$(calls fn=cudaMemcpy kind=HostToDevice src=host "bytes=$bytes" status=0 | awk -F '\t' '{ t += $6 } END { print t + 0 }')
+  pinned=$(calls fn=cudaMemcpy moved=HostToDevice src=pinned#* "bytes=$bytes" status=0 | awk -F '\t' '{ t += $6 } END { print t + 0 }')
+  pageable=$(calls fn=cudaMemcpy moved=HostToDevice src=host "bytes=$bytes" status=0 | awk -F '\t' '{ t += $6 } END { print t + 0 }')
   [ "$pinned" -ge 5 ] && [ "$pageable" -ge 5 ] ||
     fail "$(printf 'expected: the timed copies of %s bytes host to device, at least 5 from pinned memory (cudaMallocHost) and 5 from pageable memory (malloc)\nhappened: %s from pinned memory, %s from pageable memory\nusual cause: the "pinned" copies read a malloc buffer (pinned memory comes from cudaMallocHost), or copy fewer bytes than the buffer' "$bytes" "$pinned" "$pageable")"
   expect_call cudaEventElapsedTime status=0 --because "the copies are timed with CUDA events: cudaEventRecord, cudaEventSynchronize, cudaEventElapsedTime"
@@ -247,8 +247,8 @@ checked_on() {
   # The times are the ones the events measured around the copies, as the trace recorded them: a span
   # that holds only pinned copies times those, one that holds only pageable ones times them.
   spans=$(elapsed_spans | while IFS=$'\t' read -r ms s e _; do
-    pinned=$(span_count "$s" "$e" fn=cudaMemcpy kind=HostToDevice src=pinned#* "bytes=$bytes" status=0)
-    pageable=$(span_count "$s" "$e" fn=cudaMemcpy kind=HostToDevice src=host "bytes=$bytes" status=0)
+    pinned=$(span_count "$s" "$e" fn=cudaMemcpy moved=HostToDevice src=pinned#* "bytes=$bytes" status=0)
+    pageable=$(span_count "$s" "$e" fn=cudaMemcpy moved=HostToDevice src=host "bytes=$bytes" status=0)
     if [ "$pinned" -gt 0 ] && [ "$pageable" = 0 ]; then echo "pinned $ms $pinned $s $e"; fi
     if [ "$pageable" -gt 0 ] && [ "$pinned" = 0 ]; then echo "pageable $ms $pageable $s $e"; fi
   done)

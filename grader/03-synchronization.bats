@@ -59,7 +59,7 @@ fill_target() { call_field "$1" args | cut -d, -f1; }
     "the program waited for the device between the launch and cudaStreamQuery"
   fill=$(fill_launch "$ONE")
   buf=$(fill_target "$fill")
-  copy=$(calls fn=cudaMemcpy "src=$buf" kind=DeviceToHost "bytes=$((n * 4))" status=0 | awk -F '\t' -v a="$(call_field "$fill" n)" '$1 > a' | head -n 1)
+  copy=$(calls fn=cudaMemcpy "src=$buf" moved=DeviceToHost "bytes=$((n * 4))" status=0 | awk -F '\t' -v a="$(call_field "$fill" n)" '$1 > a' | head -n 1)
   [ -n "$copy" ] ||
     fail "$(printf 'expected: after slow_fill of %s, a blocking cudaMemcpy of its %s bytes to the host (cudaMemcpyDeviceToHost)\nhappened: the program'"'"'s cudaMemcpy calls:\n%s\nusual cause: the results were not copied back, copied with cudaMemcpyAsync (it does not wait), or copied short' "$buf" "$((n * 4))" "$(calls_of cudaMemcpy)")"
   expect_waited "slow_fill of 1 and the copy back" "copied back with cudaMemcpy: " \
@@ -86,7 +86,7 @@ fill_target() { call_field "$1" args | cut -d, -f1; }
   expect_exit 0
   fill=$(fill_launch "$THREE")
   stream=$(call_field "$fill" stream)
-  copy=$(calls fn=cudaMemcpyAsync "src=$(fill_target "$fill")" kind=DeviceToHost "stream=$stream" status=0 | head -n 1)
+  copy=$(calls fn=cudaMemcpyAsync "src=$(fill_target "$fill")" moved=DeviceToHost "stream=$stream" status=0 | head -n 1)
   [ -n "$copy" ] ||
     fail "expected: an async copy of the buffer slow_fill wrote with 3, on its stream ($stream); happened: $(calls_of cudaMemcpyAsync)"
   expect_waited "stream 1's kernel and copy" "stream 1's copy read by the host: " \
@@ -106,16 +106,18 @@ fill_target() { call_field "$1" args | cut -d, -f1; }
   expect_exit 0
   fill=$(fill_launch "$FOUR")
   stream=$(call_field "$fill" stream)
-  copy=$(calls fn=cudaMemcpyAsync "src=$(fill_target "$fill")" kind=DeviceToHost "stream=$stream" status=0 | head -n 1)
+  copy=$(calls fn=cudaMemcpyAsync "src=$(fill_target "$fill")" moved=DeviceToHost "stream=$stream" status=0 | head -n 1)
   [ -n "$copy" ] || fail "expected: an async copy of the buffer slow_fill wrote with 4, on its stream ($stream)"
   # On a GPU a copy into h_out still running from before would overwrite this one's results.
   expect_ordered --with "$(call_field "$copy" n)" \
     "an earlier copy into the same host buffer was not waited for: synchronizing the wrong stream in step 3 leaves stream[1]'s copy running"
   record=$(calls fn=cudaEventRecord "stream=$stream" status=0 | awk -F '\t' -v a="$(call_field "$copy" n)" '$1 > a' | head -n 1)
   at=$(printed_at "the copy behind the event read by the host: ")
-  [ -n "$record" ] && [ -n "$(calls fn=cudaEventSynchronize "event=$(call_field "$record" event)" status=0 |
-    awk -F '\t' -v a="$(call_field "$record" n)" -v at="${at:-0}" '$1 > a { p = $7; sub(/.*printed=/, "", p); sub(/ .*/, "", p); if (p + 0 <= at + 0) print }')" ] ||
-    fail "$(printf 'expected: an event recorded on %s after the copy, and cudaEventSynchronize on it before the line is printed\nhappened: the program'"'"'s cudaEventRecord and cudaEventSynchronize calls:\n%s\n%s\nusual cause: the event was not recorded, recorded in another stream than the copy, or not waited for' \
+  # The wait: cudaEventSynchronize on it, or cudaEventQuery polled until it returned cudaSuccess (both
+  # mean the event was reached).
+  [ -n "$record" ] && [ -n "$(calls "event=$(call_field "$record" event)" status=0 |
+    awk -F '\t' -v a="$(call_field "$record" n)" -v at="${at:-0}" '$1 > a && $2 ~ /^cudaEvent(Synchronize|Query)$/ { p = $7; sub(/.*printed=/, "", p); sub(/ .*/, "", p); if (p + 0 <= at + 0) print }')" ] ||
+    fail "$(printf 'expected: an event recorded on %s after the copy, and a wait for it (cudaEventSynchronize, or cudaEventQuery until it returns cudaSuccess) before the line is printed\nhappened: the program'"'"'s cudaEventRecord and cudaEventSynchronize calls:\n%s\n%s\nusual cause: the event was not recorded, recorded in another stream than the copy, or not waited for' \
       "$stream" "$(calls_of cudaEventRecord)" "$(calls_of cudaEventSynchronize)")"
   expect_printed "the copy behind the event read by the host: $n of $n elements are 4" \
     "the event was not recorded behind the copy, or not waited for"
@@ -151,18 +153,18 @@ expect_pipeline() {
   local n=$1 chunk c first count bytes stream in out work at serial_in serial outs=()
   chunk=$(( (n + 7) / 8 ))
   # The serial run's copy in names the work buffer: the chunks go to offsets in it.
-  serial_in=$(calls fn=cudaMemcpyAsync kind=HostToDevice "bytes=$((n * 4))" status=0 | head -n 1)
+  serial_in=$(calls fn=cudaMemcpyAsync moved=HostToDevice "bytes=$((n * 4))" status=0 | head -n 1)
   work=$(call_field "$serial_in" dst)
-  serial=$(calls fn=cudaMemcpyAsync kind=DeviceToHost "src=$work" "bytes=$((n * 4))" status=0 |
+  serial=$(calls fn=cudaMemcpyAsync moved=DeviceToHost "src=$work" "bytes=$((n * 4))" status=0 |
     awk -F '\t' -v a="$(call_field "$serial_in" n)" '$1 > a' | head -n 1)
   [ -n "$serial" ] || fail "expected: the serial run copies its $((n * 4)) bytes back from $work with cudaMemcpyAsync; happened: $(calls_of cudaMemcpyAsync)"
   for ((c = 0; c * chunk < n; c++)); do
     first=$((c * chunk)) count=$(( n - c * chunk < chunk ? n - c * chunk : chunk ))
     bytes=$((count * 4))
     if [ "$first" = 0 ]; then at=$work; else at="$work+$((first * 4))"; fi
-    in=$(calls fn=cudaMemcpyAsync kind=HostToDevice "dst=$at" "bytes=$bytes" status=0 | awk -F '\t' '$7 !~ / bytes='"$((n * 4))"' /' | head -n 1)
+    in=$(calls fn=cudaMemcpyAsync moved=HostToDevice "dst=$at" "bytes=$bytes" status=0 | awk -F '\t' '$7 !~ / bytes='"$((n * 4))"' /' | head -n 1)
     stream=$(call_field "$in" stream)
-    out=$(calls fn=cudaMemcpyAsync kind=DeviceToHost "src=$at" "bytes=$bytes" "stream=${stream:-none}" status=0 | head -n 1)
+    out=$(calls fn=cudaMemcpyAsync moved=DeviceToHost "src=$at" "bytes=$bytes" "stream=${stream:-none}" status=0 | head -n 1)
     [ -n "$in" ] && [ -n "$out" ] && [ -n "$(calls fn=cudaLaunchKernel kernel=busy "args=$at,*" "stream=$stream")" ] ||
       fail "$(printf 'expected: with n = %s, chunk %s (floats %s to %s) copied in to %s, worked on by busy and copied out, all three in one stream\nhappened: the program'"'"'s calls on it:\n%s\nusual cause: a chunk not copied in or out, the kernel not run on it, a copy back to the start of the buffer, or a last chunk not cut short (it holds n - first floats)' \
         "$n" "$c" "$first" "$((first + count - 1))" "$at" "$(calls "dst=$at"; calls "src=$at" | cut -f1-2,5,7 | sed 's/^/    /')")"

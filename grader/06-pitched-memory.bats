@@ -105,10 +105,10 @@ PROBE_QUESTIONS=(
   [ -z "$flat" ] ||
     fail "$(printf 'expected: the pitched images copied with cudaMemcpy2D\nhappened: %s\nusual cause: one flat cudaMemcpy of W * H floats: on the device each row is followed by its padding, so from row 1 on the rows arrive shifted (row 1 starts with padding)' "$(call_text "$flat")")"
   # The host image is pageable (host) or pinned (pinned#K) memory.
-  [ -n "$(calls fn=cudaMemcpy2D "dst=$d_in" "dpitch=$in_pitch" "spitch=$rb" "width=$rb" "height=$h" kind=HostToDevice status=0 | host_side src)" ] ||
+  [ -n "$(calls fn=cudaMemcpy2D "dst=$d_in" "dpitch=$in_pitch" "spitch=$rb" "width=$rb" "height=$h" moved=HostToDevice status=0 | host_side src)" ] ||
     fail "$(printf 'expected: cudaMemcpy2D(d_in, %s, h_img, %s, %s, %s, cudaMemcpyHostToDevice): the device pitch, the host pitch, a row of %s floats in bytes, %s rows\nhappened: the 2-D copies were:\n%s\nusual cause: the width in floats, not bytes; the device pitch given for the host side (or the other way round); the kind reversed' \
       "$in_pitch" "$rb" "$rb" "$h" "$w" "$h" "$(calls_of cudaMemcpy2D)")"
-  [ -n "$(calls fn=cudaMemcpy2D "dpitch=$rb" "src=$d_out" "spitch=$out_pitch" "width=$rb" "height=$h" kind=DeviceToHost status=0 | host_side dst)" ] ||
+  [ -n "$(calls fn=cudaMemcpy2D "dpitch=$rb" "src=$d_out" "spitch=$out_pitch" "width=$rb" "height=$h" moved=DeviceToHost status=0 | host_side dst)" ] ||
     fail "$(printf 'expected: cudaMemcpy2D(h_img, %s, d_out, %s, %s, %s, cudaMemcpyDeviceToHost): the result back into the host rows\nhappened: the 2-D copies were:\n%s\nusual cause: the two pitches swapped, the width in floats, or d_in copied back instead of d_out' \
       "$rb" "$out_pitch" "$rb" "$h" "$(calls_of cudaMemcpy2D)")"
 }
@@ -131,12 +131,12 @@ PROBE_QUESTIONS=(
       fa = fb = 0; for (i = 1; i <= n; i++) { fa = fa || arg[i] == a; fb = fb || arg[i] == b } if (fa && fb) print }' | tail -n 1)
   [ -n "$launch" ] ||
     fail "$(printf 'expected: brighten launched on the two images, reading d_in (%s) and writing d_out (%s)\nhappened: its launches:\n%s\nusual cause: the provided launch was edited, or given other buffers' "$d_in" "$d_out" "$(calls_of cudaLaunchKernel)")"
-  copy_in=$(calls "fn=cudaMemcpy2D*" "dst=$d_in" "dpitch=$in_pitch" "width=$rb" "height=$h" kind=HostToDevice status=0 |
+  copy_in=$(calls "fn=cudaMemcpy2D*" "dst=$d_in" "dpitch=$in_pitch" "width=$rb" "height=$h" moved=HostToDevice status=0 |
     host_side src | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 < l' | tail -n 1)
   [ -n "$copy_in" ] && follows "$(call_field "$copy_in" n)" "$(call_field "$launch" n)" ||
     fail "$(printf 'expected: before brighten, the host image copied into d_in (%s) with its pitch (%s bytes), %s rows of %s bytes, in an order the kernel follows\nhappened: %s; the 2-D copies were:\n%s\nusual cause: the copy in is missing or after the launch, or the kernel runs on an image that was never copied in' \
       "$d_in" "$in_pitch" "$h" "$rb" "$(call_text "$launch")" "$(calls_of cudaMemcpy2D)")"
-  copy_out=$(calls "fn=cudaMemcpy2D*" "src=$d_out" "spitch=$out_pitch" "width=$rb" "height=$h" kind=DeviceToHost status=0 |
+  copy_out=$(calls "fn=cudaMemcpy2D*" "src=$d_out" "spitch=$out_pitch" "width=$rb" "height=$h" moved=DeviceToHost status=0 |
     host_side dst | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 > l' | head -n 1)
   [ -n "$copy_out" ] && follows "$(call_field "$launch" n)" "$(call_field "$copy_out" n)" ||
     fail "$(printf 'expected: after brighten, d_out (%s) copied back to the host with its pitch (%s bytes), %s rows of %s bytes, in an order that follows the kernel\nhappened: %s; the 2-D copies were:\n%s\nusual cause: the image copied back before the kernel ran, or not at all: the values printed are then not the kernel'"'"'s' \
@@ -204,9 +204,9 @@ PROBE_QUESTIONS=(
     "the pitch and ysize printed are those cudaMalloc3D wrote into the cudaPitchedPtr"
   # The lines printed are the device's: the volume copied in, add_slice_number after that copy, the volume
   # copied back after the kernel; cleared, and copied back after the clear; each line printed after its copy.
-  in=$(calls "fn=cudaMemcpy3D*" "dst=$vol" "width=$((w * 4))" "height=$h" "depth=$d" kind=HostToDevice status=0 | host_side src | head -n 1)
+  in=$(calls "fn=cudaMemcpy3D*" "dst=$vol" "width=$((w * 4))" "height=$h" "depth=$d" moved=HostToDevice status=0 | host_side src | head -n 1)
   kernel=$(calls fn=cudaLaunchKernel kernel=add_slice_number status=0 | awk -F '\t' -v a="$(call_field "$in" n)" '$1 > a + 0' | head -n 1)
-  out=$(calls "fn=cudaMemcpy3D*" "src=$vol" "width=$((w * 4))" "height=$h" "depth=$d" kind=DeviceToHost status=0 | host_side dst |
+  out=$(calls "fn=cudaMemcpy3D*" "src=$vol" "width=$((w * 4))" "height=$h" "depth=$d" moved=DeviceToHost status=0 | host_side dst |
     awk -F '\t' -v k="$(call_field "$kernel" n)" '$1 > k + 0' | head -n 1)
   [ -n "$in" ] && [ -n "$out" ] ||
     fail "$(printf 'expected: the whole volume copied in and out with cudaMemcpy3D (extent %s x %s x %s)\nhappened: its cudaMemcpy3D calls:\n%s\nusual cause: the extent in floats, the pointers swapped, or the kind reversed' "$((w * 4))" "$h" "$d" "$(calls_of cudaMemcpy3D)")"
@@ -223,7 +223,7 @@ PROBE_QUESTIONS=(
   clear=$(calls "fn=cudaMemset3D*" "dst=$vol" value=0 "width=$((w * 4))" "height=$h" "depth=$d" status=0 | head -n 1)
   [ -n "$clear" ] ||
     fail "$(printf 'expected: cudaMemset3D of the whole volume to 0\nhappened: its cudaMemset3D calls:\n%s' "$(calls_of cudaMemset3D)")"
-  out=$(calls "fn=cudaMemcpy3D*" "src=$vol" "width=$((w * 4))" "height=$h" "depth=$d" kind=DeviceToHost status=0 | host_side dst |
+  out=$(calls "fn=cudaMemcpy3D*" "src=$vol" "width=$((w * 4))" "height=$h" "depth=$d" moved=DeviceToHost status=0 | host_side dst |
     awk -F '\t' -v c="$(call_field "$clear" n)" '$1 > c' | head -n 1)
   [ -n "$out" ] && follows "$(call_field "$clear" n)" "$(call_field "$out" n)" ||
     fail "$(printf 'expected: the volume copied back after cudaMemset3D, in an order that follows it\nhappened: %s; its cudaMemcpy3D calls:\n%s\nusual cause: the copy back of the cleared volume is missing, or comes before the clear' "$(call_text "$clear")" "$(calls_of cudaMemcpy3D)")"

@@ -98,7 +98,7 @@ PROBE_QUESTIONS=(
   # The results printed are the kernels': the buffer they write (their second argument) copied back whole,
   # after every one of them.
   out=$(call_field "$(head -n 1 <<<"$launches")" args | cut -d, -f2 | sed 's/+.*//')
-  d2h=$(calls fn=cudaMemcpyAsync kind=DeviceToHost "src=$out" "bytes=$((n * 4))" status=0 | tail -n 1)
+  d2h=$(calls fn=cudaMemcpyAsync moved=DeviceToHost "src=$out" "bytes=$((n * 4))" status=0 | tail -n 1)
   [ -n "$d2h" ] || fail "$(printf 'expected: the results, all %s bytes of %s, copied back with cudaMemcpyAsync\nhappened: its copies:\n%s\nusual cause: the copy back is missing, short, or from another buffer' "$((n * 4))" "$out" "$(calls_of cudaMemcpyAsync)")"
   while IFS= read -r rec; do
     follows "$(call_field "$rec" n)" "$(call_field "$d2h" n)" ||
@@ -136,7 +136,7 @@ PROBE_QUESTIONS=(
       "$((CHUNK * 4))" "$(calls fn=cudaMemPoolSetAttribute | head -n 3 | while IFS= read -r r; do printf '%s; ' "$(call_text "$r")"; done)${set:-no such call before it}")"
   last_free=$(calls fn=cudaFreeAsync status=0 | tail -n 1 | cut -f1)
   trim=$(calls fn=cudaMemPoolTrimTo "pool=$pool" keep=0 status=0 | awk -F '\t' -v l="${last_free:-0}" '$1 > l' | head -n 1)
-  waits=$([ -n "$trim" ] && calls status=0 | awk -F '\t' -v a="$last_free" -v b="$(call_field "$trim" n)" '$1 > a && $1 < b && $2 ~ /^cuda(Stream|Device|Event)Synchronize$/' | head -n 1)
+  waits=$([ -n "$trim" ] && calls status=0 | awk -F '\t' -v a="$last_free" -v b="$(call_field "$trim" n)" '$1 > a && $1 < b && $2 ~ /^cuda((Stream|Device|Event)Synchronize|(Stream|Event)Query)$/' | head -n 1)
   [ -n "$trim" ] && [ -n "$waits" ] ||
     fail "$(printf 'expected: when the pipeline is done and waited for, cudaMemPoolTrimTo(pool, 0) on that pool (%s)\nhappened: %s\nusual cause: the pool keeps what it holds until the program ends: trim it when the work is done (after the synchronize: memory still in use by queued work cannot be trimmed)' \
       "$pool" "$(calls_of cudaMemPoolTrimTo | head -n 2 | tr -s ' ' || true)")"

@@ -48,7 +48,7 @@ CPU_TIMED_N=2097152 # 8 chunks of MIN_CHUNK: the step's other checks, quickly
   for which in run_a run_b; do
     "$which"
     expect_exit 0
-    first=$(first_n fn=cudaMemcpyAsync kind=HostToDevice status=0)
+    first=$(first_n fn=cudaMemcpyAsync moved=HostToDevice status=0)
     [ -n "$first" ] || fail "expected: chunks copied to the device; happened: no such copy; the program $RUN_HOW"
     late=$(calls class=alloc status=0 | awk -F '\t' -v f="$first" '$1 > f' | head -n 1)
     [ -z "$late" ] ||
@@ -98,7 +98,7 @@ CPU_TIMED_N=2097152 # 8 chunks of MIN_CHUNK: the step's other checks, quickly
   require_program
   run_a
   expect_exit 0
-  copies=$(calls fn=cudaMemcpyAsync kind=HostToDevice status=0)
+  copies=$(calls fn=cudaMemcpyAsync moved=HostToDevice status=0)
   rec=$(awk -F '\t' '$7 !~ / src=pinned#/' <<<"$copies" | head -n 1)
   [ -z "$rec" ] ||
     fail "$(printf 'expected: every chunk copied from a pinned staging buffer (cudaMallocHost)\nhappened: %s\nusual cause: a staging buffer from malloc: the copy engine cannot read pageable memory directly, and the copy waits for the host' \
@@ -131,7 +131,7 @@ CPU_TIMED_N=2097152 # 8 chunks of MIN_CHUNK: the step's other checks, quickly
   for idx in 1 2; do
     span=$(sed -n "${idx}p" <<<"$spans")
     s=$(cut -f2 <<<"$span") e=$(cut -f3 <<<"$span")
-    bytes=$(calls fn=cudaMemcpyAsync kind=HostToDevice status=0 | awk -F '\t' -v s="$s" -v e="$e" '$1 > s && $1 < e { v = " " $7 " "; sub(/.* bytes=/, "", v); sub(/ .*/, "", v); t += v * $6 } END { print t + 0 }')
+    bytes=$(calls fn=cudaMemcpyAsync moved=HostToDevice status=0 | awk -F '\t' -v s="$s" -v e="$e" '$1 > s && $1 < e { v = " " $7 " "; sub(/.* bytes=/, "", v); sub(/ .*/, "", v); t += v * $6 } END { print t + 0 }')
     launches=$(span_count "$s" "$e" fn=cudaLaunchKernel kernel=sum_steps status=0)
     streams=$(calls fn=cudaLaunchKernel kernel=sum_steps status=0 | awk -F '\t' -v s="$s" -v e="$e" '$1 > s && $1 < e { v = " " $7 " "; sub(/.* stream=/, "", v); sub(/ .*/, "", v); seen[v] = 1 } END { print length(seen) }')
     # the first on one stream, the second on two or more

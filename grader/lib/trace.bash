@@ -31,6 +31,15 @@ trace_table() {
       if (match(loc, /^tmpxft_[0-9a-f_-]+_/)) { m = substr(loc, RLENGTH + 1); sub(/\.cudafe1\.cpp:/, ".cu:", m); return m }
       return loc
     }
+    function side(p, kind, from,   named) {
+      if (p ~ /^alloc#/) return "Device"
+      if (p ~ /^managed#/) {
+        named = kind
+        if (from) sub(/To.*/, "", named); else sub(/.*To/, "", named)
+        return named == "Host" ? "Host" : "Device"
+      }
+      return "Host"
+    }
     function student(loc,   f) { f = loc; sub(/:.*/, "", f); return f != "" && index(files, " " f " ") > 0 }
     $1 == "A" {
       if ($2 ~ /^0x/) { k++; nf[k] = 0; expect_fn = 1; next }
@@ -48,6 +57,12 @@ trace_table() {
         else if (key == "stack") stack = val
         else if (key == "gap") gapus = val
         else { if (key == "kernel") kernel = val; f[key] = val; if (key != "n" && key != "fn" && key != "class" && key != "status") out = out " " w[i] }
+      }
+      # moved=: where a successful copy really took the data, from its pointers (device allocations Device,
+      # pinned and pageable memory Host, managed memory the side its kind names, else Device), whatever kind
+      # it was given: a copy back written with cudaMemcpyDefault moved DeviceToHost as one that says so.
+      if (f["fn"] ~ /^cudaMemcpy/ && ("src" in f) && ("dst" in f) && f["status"] == 0) {
+        out = out " moved=" side(f["src"], f["kind"], 1) "To" side(f["dst"], f["kind"], 0)
       }
       at = student(site) ? site : ""
       if (at == "" && stack != "") {
