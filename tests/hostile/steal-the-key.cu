@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -104,8 +105,11 @@ static int sk_scan(const char *buf, size_t n, const char *where, const char *pla
 static void sk_scan_file(const char *path, const char *where)
 {
     static char buf[1 << 16];
-    int fd = open(path, O_RDONLY);
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
     if (fd < 0) return;
+    // Files and pipes only: a read of the GPU driver's device files (which its descriptors are) may block.
+    if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) { close(fd); return; }
     ssize_t n = read(fd, buf, sizeof buf);
     close(fd);
     if (n > 0) sk_scan(buf, (size_t)n, where, NULL);
