@@ -10,12 +10,15 @@ WB_FALLBACK_ARCH=sm_90
 
 # Runs the device query (built once) and prints its line; fails when no GPU answers.
 device_query() {
-  local exe=$WB_BUILD/tools/device-query
+  local exe=$WB_BUILD/tools/device-query tmp
   command -v nvcc >/dev/null 2>&1 || { echo "error - nvcc is not installed"; return 1; }
   if [ ! -x "$exe" ] || [ "$exe" -ot "$WB_ROOT/grader/lib/device-query.cu" ]; then
     mkdir -p "${exe%/*}"
-    nvcc -o "$exe" "$WB_ROOT/grader/lib/device-query.cu" >/dev/null 2>&1 ||
-      { echo "error - nvcc could not build the device query"; return 1; }
+    # Built aside and renamed: gradings that start together (make grade, verify-trace.sh) must never run a
+    # half-written query, which "does not answer" and makes the grading skip every step.
+    tmp=$exe.$BASHPID
+    { nvcc -o "$tmp" "$WB_ROOT/grader/lib/device-query.cu" >/dev/null 2>&1 && mv -f "$tmp" "$exe"; } ||
+      { rm -f "$tmp"; echo "error - nvcc could not build the device query"; return 1; }
   fi
   timeout 20 "$exe" 2>/dev/null || return 1
 }

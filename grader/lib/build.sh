@@ -17,11 +17,15 @@ WB_COMPILE_OUTPUT_MB=${WB_COMPILE_OUTPUT_MB:-256}  # the largest file it may wri
 # Builds the trace's object NAME (grader/shim/NAME.c: trace, wrappers, kernel_info, cublas) for a real GPU
 # once; prints its path. The CPU backend builds the same sources itself (cpu/Makefile).
 shim_object() {
-  local obj=$WB_BUILD/tools/shim-$1.o src=$WB_ROOT/grader/shim/$1.c newest
+  local obj=$WB_BUILD/tools/shim-$1.o src=$WB_ROOT/grader/shim/$1.c newest tmp
   newest=$(find "$WB_ROOT/grader/shim" -newer "$obj" -print -quit 2>/dev/null || true)
   if [ ! -f "$obj" ] || [ -n "$newest" ]; then
     mkdir -p "${obj%/*}"
-    nvcc -O2 -c "$src" -o "$obj" >"$obj.log" 2>&1 || { cat "$obj.log" >&2; return 1; }
+    # Built aside and renamed, like the trace's object: gradings run side by side. (The name is taken
+    # once: a redirection's $BASHPID is the forked command's.)
+    tmp=$obj.$BASHPID
+    { nvcc -O2 -c "$src" -o "$tmp.o" >"$tmp.log" 2>&1 && mv -f "$tmp.o" "$obj" && mv -f "$tmp.log" "$obj.log"; } ||
+      { cat "$tmp.log" >&2; rm -f "$tmp.o" "$tmp.log"; return 1; }
   fi
   printf '%s\n' "$obj"
 }
@@ -31,14 +35,16 @@ shim_object() {
 # The trace's own functions are local to it, so that lesson code cannot call them, whatever the policy
 # lets through (such a call does not link). The CPU backend's build makes the same (cpu/Makefile).
 trace_object() {
-  local name=trace parts=(trace wrappers kernel_info) objs=() f obj newest
+  local name=trace parts=(trace wrappers kernel_info) objs=() f obj newest tmp
   [ "${1:-}" != cublas ] || { name=trace-cublas; parts+=(cublas); }
   for f in "${parts[@]}"; do objs+=("$(shim_object "$f")") || return 1; done
   obj=$WB_BUILD/tools/$name.o
   newest=$(find "${objs[@]}" -newer "$obj" -print -quit 2>/dev/null || true)
   if [ ! -f "$obj" ] || [ -n "$newest" ]; then
-    { ld -r -o "$obj.$$" "${objs[@]}" && objcopy --wildcard --keep-global-symbol='__wrap_*' "$obj.$$" &&
-      mv "$obj.$$" "$obj"; } >"$obj.log" 2>&1 || { cat "$obj.log" >&2; rm -f "$obj.$$"; return 1; }
+    tmp=$obj.$BASHPID
+    { ld -r -o "$tmp" "${objs[@]}" && objcopy --wildcard --keep-global-symbol='__wrap_*' "$tmp" && mv -f "$tmp" "$obj"; } \
+      >"$tmp.log" 2>&1 || { cat "$tmp.log" >&2; rm -f "$tmp" "$tmp.log"; return 1; }
+    rm -f "$tmp.log"
   fi
   printf '%s\n' "$obj"
 }
