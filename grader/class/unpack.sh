@@ -47,7 +47,9 @@ fi
 # grader's (WB_SANDBOX_AS_NOBODY=0): the entry may be a folder nobody cannot read (an instructor's 700
 # home), and what is written in DEST is the grader's; it still has no capability, no network and sees
 # nothing but the entry, DEST, unpack.py and /usr.
-py=$(command -v /usr/bin/python3 python3 | head -n 1)
+# Debian's python3 first. (Not `command -v A B | head -n 1`: under pipefail head's early exit can kill
+# the writer with SIGPIPE, about once in 300 under load, and the whole command with it.)
+if [ -x /usr/bin/python3 ]; then py=/usr/bin/python3; else py=$(command -v python3 || true); fi
 [ -n "$py" ] || refuse "python3 is not installed: the grader reads submissions with it (apt-get install -y python3)"
 reader=("$py" -I -S "$here/unpack.py" "$kind" "$entry" "$dest" "$max_files" "$max_bytes" "$@")
 if sandbox_available; then
@@ -76,7 +78,7 @@ chmod -R u+rwX,go+rX "$dest"
 # The NN-slug/ folders: here, or in the one folder that wraps them (macOS's __MACOSX and .DS_Store aside).
 root=$dest
 for _ in 1 2; do
-  if find "$root" -mindepth 1 -maxdepth 1 -type d -name '[0-9][0-9]-*' | grep -q .; then
+  if find "$root" -mindepth 1 -maxdepth 1 -type d -name '[0-9][0-9]-*' -print -quit | grep -q .; then
     printf '%s/\n' "$root" # the slash keeps a name that ends in a newline whole through $(...)
     exit 0
   fi
