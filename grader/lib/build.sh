@@ -31,20 +31,16 @@ shim_object() {
 }
 
 # trace_object [cublas]: the trace as a program links it on a real GPU (trace, wrappers, kernel_info, and the
-# cuBLAS wrappers with cublas), built once: one object whose only global names are the wrappers (__wrap_*).
-# The trace's own functions are local to it, so that lesson code cannot call them, whatever the policy
-# lets through (such a call does not link). The CPU backend's build makes the same (cpu/Makefile).
+# cuBLAS wrappers with cublas), built once: one object whose only global names are the wrappers
+# (grader/shim/link-trace.sh, which the CPU backend's build uses too).
 trace_object() {
-  local name=trace parts=(trace wrappers kernel_info) objs=() f obj newest tmp
+  local name=trace parts=(trace wrappers kernel_info) objs=() f obj newest
   [ "${1:-}" != cublas ] || { name=trace-cublas; parts+=(cublas); }
   for f in "${parts[@]}"; do objs+=("$(shim_object "$f")") || return 1; done
   obj=$WB_BUILD/tools/$name.o
-  newest=$(find "${objs[@]}" -newer "$obj" -print -quit 2>/dev/null || true)
+  newest=$(find "${objs[@]}" "$WB_ROOT/grader/shim/link-trace.sh" -newer "$obj" -print -quit 2>/dev/null || true)
   if [ ! -f "$obj" ] || [ -n "$newest" ]; then
-    tmp=$obj.$BASHPID
-    { ld -r -o "$tmp" "${objs[@]}" && objcopy --wildcard --keep-global-symbol='__wrap_*' "$tmp" && mv -f "$tmp" "$obj"; } \
-      >"$tmp.log" 2>&1 || { cat "$tmp.log" >&2; rm -f "$tmp" "$tmp.log"; return 1; }
-    rm -f "$tmp.log"
+    "$WB_ROOT/grader/shim/link-trace.sh" "$obj" "${objs[@]}" || return 1
   fi
   printf '%s\n' "$obj"
 }
