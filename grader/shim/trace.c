@@ -197,20 +197,27 @@ static int seal_with_key(const char *text, size_t text_len, char hex[65])
     return 1;
 }
 
-/* unset_blanked NAME=...: removes the variable that the text starting at FOUND (an environ entry) names,
-   and blanks that text in place: unsetenv keeps it, and /proc/self/environ would show it. */
-static void unset_blanked(char *found)
+/* unset_entry ENTRY: removes the variable that ENTRY ("NAME=value", from environ or a copy) names. */
+static void unset_entry(const char *entry)
 {
     char name[256];
-    size_t n = strcspn(found, "=");
+    size_t n = strcspn(entry, "=");
     if (n >= sizeof name)
         n = sizeof name - 1;
-    memcpy(name, found, n);
+    memcpy(name, entry, n);
     name[n] = '\0';
     unsetenv(name);
-    memset(found, 0, strlen(found));
 }
 
+/* unset_blanked ENTRY: removes ENTRY's variable and blanks its text in place (unsetenv keeps the text, and
+   /proc/self/environ would show it). */
+static void unset_blanked(char *entry)
+{
+    unset_entry(entry);
+    memset(entry, 0, strlen(entry));
+}
+
+static int is_grader_var(const char *v) { return strncmp(v, "CUDAWB_", 7) == 0; }
 static int is_watched_var(const char *v)
 {
     size_t i;
@@ -220,20 +227,22 @@ static int is_watched_var(const char *v)
     return 0;
 }
 
+/* The first entry of the environment that MATCH accepts, or NULL. */
+static char *first_env(int (*match)(const char *))
+{
+    char **e;
+    for (e = environ; e != NULL && *e != NULL; e++)
+        if (match(*e))
+            return *e;
+    return NULL;
+}
+
 /* Copies the checker's variables into watched_page (PROT_NONE afterwards) and removes them all. */
 static void hide_watched_vars(void)
 {
-    char **e;
+    char *found;
     size_t used = 0, n;
-    for (;;) {
-        char *found = NULL;
-        for (e = environ; e != NULL && *e != NULL; e++)
-            if (is_watched_var(*e)) {
-                found = *e;
-                break;
-            }
-        if (found == NULL)
-            break;
+    while ((found = first_env(is_watched_var)) != NULL) {
         n = strlen(found) + 1;
         if (strncmp(found, "PWD=", 4) != 0 && nwatched < sizeof watched_vars / sizeof watched_vars[0]) {
             if (watched_page == NULL) {
@@ -273,19 +282,12 @@ static void show_watched_vars(void)
 static void hide_watched_vars_again(void)
 {
     size_t i;
-    char name[256];
     if (nwatched == 0)
         return;
     pthread_mutex_lock(&lock);
     if (--watched_shown == 0) {
-        for (i = 0; i < nwatched; i++) {
-            size_t n = strcspn(watched_vars[i], "=");
-            if (n >= sizeof name)
-                n = sizeof name - 1;
-            memcpy(name, watched_vars[i], n);
-            name[n] = '\0';
-            unsetenv(name);
-        }
+        for (i = 0; i < nwatched; i++)
+            unset_entry(watched_vars[i]);
         mprotect(watched_page, watched_page_size, PROT_NONE);
     }
     pthread_mutex_unlock(&lock);
@@ -296,9 +298,8 @@ static void hide_watched_vars_again(void)
    The CPU backend's runtime reads its own settings first (constructor priority 101). */
 __attribute__((constructor(102))) static void tr_start(void)
 {
-    char **e;
     const char *v;
-    char *cut;
+    char *cut, *found;
 
     v = getenv("CUDAWB_REPORT");
     if (v != NULL && *v != '\0')
@@ -329,17 +330,8 @@ __attribute__((constructor(102))) static void tr_start(void)
             fail_site_nth = env_ulong(cut + 1);
         }
     }
-    for (;;) {
-        char *found = NULL;
-        for (e = environ; e != NULL && *e != NULL; e++)
-            if (strncmp(*e, "CUDAWB_", 7) == 0) {
-                found = *e;
-                break;
-            }
-        if (found == NULL)
-            break;
+    while ((found = first_env(is_grader_var)) != NULL)
         unset_blanked(found);
-    }
     hide_watched_vars();
     log_file = open_memstream(&log_buf, &log_len);
 }
