@@ -27,8 +27,8 @@ export BACKEND
 help: ## this list
 	@grader/help.sh
 
-check: ## grade LESSON=N (every lesson without it); SUBMISSION=DIR grades DIR/NN-*/; BACKEND=gpu|cpu|auto; ALLOW=NAME,... lets through what the policy on lesson code refuses
-	@grader/check.sh $(LESSON) --submission "$(SUBMISSION)" --backend "$(BACKEND)" --allow "$(ALLOW)"
+check: ## grade LESSON=N (every lesson without it); STEP=N grades that step alone (and step 1); SUBMISSION=DIR grades DIR/NN-*/; BACKEND=gpu|cpu|auto; ALLOW=NAME,... lets through what the policy on lesson code refuses
+	@grader/check.sh $(LESSON) --submission "$(SUBMISSION)" --backend "$(BACKEND)" --allow "$(ALLOW)" $(if $(STEP),--steps "$(STEP)")
 
 watch: ## grade LESSON=N again each time one of its files is saved (Ctrl-C stops)
 	@WB_ALLOW="$(ALLOW)" grader/watch.sh $(LESSON) --submission "$(SUBMISSION)"

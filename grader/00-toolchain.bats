@@ -66,7 +66,7 @@ cc_text() { [ -z "$1" ] || echo "$(($1 / 10)).$(($1 % 10))"; }
 # into build/NAME/, once per grading; the runs after WB_ALT_BUILD=NAME use that program.
 build_with() {
   local out
-  out=$(wb_work)/build/$1
+  out=$WB_WORK/build/$1
   [ -f "$out/status" ] ||
     WB_ARCH=$2 build_program "$WB_LESSON" "${WB_SUBMISSION:-$WB_ROOT/exercises}/$WB_LESSON" "$out" || true
   [ "$(cat "$out/status")" = ok ] ||
@@ -105,6 +105,22 @@ expect_result() {
   expect_printed "sum of the results: $(expected_sum "$1")" "the sum is of the results, as the kernel wrote them"
 }
 
+# expect_result_from_gpu N: in the provenance run (lib/grading.bash), the sum printed is of the output as the
+# copies back brought it: each element 2 (i % 1000) + 1 times its copy's scale.
+expect_result_from_gpu() {
+  local launch out sum
+  provenance_run "provenance-$1" f32 "$1"
+  launch=$(calls fn=cudaLaunchKernel kernel=scale status=0 | tail -n 1)
+  out=$(call_field "$launch" args | cut -d, -f2)
+  sum=$(calls "fn=cudaMemcpy*" status=0 | awk -F '\t' -v n="$1" -v out="$out" "$RECORD_AWK"'
+    { sc = field("scale"); off = ptr_offset(field("src"))
+      if (sc == "" || ptr_base(field("src")) != out) next
+      for (i = off / 4; i < (off + field("bytes")) / 4 && i < n; i++) scale[i] = sc }
+    END { for (i = 0; i < n; i++) s += (2 * (i % 1000) + 1) * (i in scale ? scale[i] : 1); printf "%.0f\n", s }')
+  expect_provenance "sum of the results: $sum" \
+    "the output of scale by $(calls "fn=cudaMemcpy*" status=0 | grep -o 'scale=[0-9]*' | cut -d= -f2 | paste -sd, -)"
+}
+
 # expect_kernel_line: "kernel scale: binary X.Y, PTX X.Y" as cudaFuncGetAttributes answered it.
 expect_kernel_line() {
   local rec
@@ -121,7 +137,7 @@ expect_stopped() {
   string=$(error_string "$code")
   [ "$RUN_NORMAL" = 1 ] && [ "$RUN_STATUS" = 1 ] ||
     fail "$(printf 'expected: exit status 1 (%s)\nhappened: the program %s; its stderr:\n%s\nusual cause: %s' "$why" "$RUN_HOW" "$(excerpt "$RUN_DIR/stderr" 4)" "$(cause_of_run)")"
-  first=$(calls "status=$code" | head -n 1)
+  first=$(calls --first "status=$code")
   [ -n "$first" ] || fail "expected: a call that returned $code ($(error_name "$code")); happened: none did ($why)"
   lines=$(grep -c '^error: ' "$RUN_DIR/stderr" || true)
   line=$(grep -m1 '^error: ' "$RUN_DIR/stderr" || true)
@@ -176,7 +192,8 @@ expect_stopped() {
 
 # hint: After the launch, cudaGetLastError says whether it started; cudaDeviceSynchronize only says whether
 # hint: what ran went wrong. Print the kernel's binaryVersion and ptxVersion from cudaFuncGetAttributes.
-@test "step 3: checks the launch and prints the kernel's results, built with -arch=native (2 points)" {
+# hint: Print what the copy back brought: the grader scales it on the way in one of its runs.
+@test "step 3: checks the launch and prints the kernel's results, which come from the GPU, built with -arch=native (2 points)" {
   local n launch check copy
   require_program
   n=$(chosen_n)
@@ -191,6 +208,7 @@ expect_stopped() {
     '$1 > a && (b == "" || $1 < b) && ($2 == "cudaGetLastError" || $2 == "cudaPeekAtLastError")' | head -n 1)
   [ -n "$check" ] ||
     fail "$(printf 'expected: cudaGetLastError (or cudaPeekAtLastError) after the launch of scale, before the results are read\nhappened: %s, then no such call\nusual cause: a launch that cannot start (209, or a bad configuration) is reported there only: the synchronize after it returns 0' "$(call_text "$launch")")"
+  expect_result_from_gpu "$n"
 }
 
 # hint: Check cudaFuncGetAttributes(&attr, scale) before the first launch: 209 means this build holds
@@ -200,10 +218,10 @@ expect_stopped() {
   require_program
   build_with gencode-sm80 -gencode=arch=compute_80,code=sm_80
   run_program --name gencode-sm80 -- "$(chosen_n)"
-  major=$(calls fn=cudaDeviceGetAttribute attr=75 status=0 | head -n 1) minor=$(calls fn=cudaDeviceGetAttribute attr=76 status=0 | head -n 1)
+  major=$(calls --first fn=cudaDeviceGetAttribute attr=75 status=0) minor=$(calls --first fn=cudaDeviceGetAttribute attr=76 status=0)
   major=$(call_field "$major" value) minor=$(call_field "$minor" value)
-  [ -n "$major" ] || major=$(call_field "$(calls fn=cudaGetDeviceProperties status=0 | head -n 1)" major)
-  [ -n "$minor" ] || minor=$(call_field "$(calls fn=cudaGetDeviceProperties status=0 | head -n 1)" minor)
+  [ -n "$major" ] || major=$(call_field "$(calls --first fn=cudaGetDeviceProperties status=0)" major)
+  [ -n "$minor" ] || minor=$(call_field "$(calls --first fn=cudaGetDeviceProperties status=0)" minor)
   # shellcheck disable=SC2059 # the format is the lesson's one source of these words
   expect_stopped 209 "$(printf "$(fix FIX_NO_KERNEL_IMAGE)" "${major:-9}" "${minor:-0}" "${major:-9}" "${minor:-0}")" \
     "this build holds sm_80 code only, which a GPU of compute capability ${major:-?}.${minor:-?} cannot run"
@@ -226,6 +244,10 @@ expect_stopped() {
   require_program
   run_program --name no-device --env CUDA_VISIBLE_DEVICES= -- "$(chosen_n)"
   expect_stopped 100 "$(fix FIX_NO_DEVICE)" "no GPU is visible to the program"
+  # The same error with CUDA_VISIBLE_DEVICES set (100 injected): the fix follows the error, not the variable.
+  run_program --name no-device-injected --env CUDA_VISIBLE_DEVICES=0 --env CUDAWB_FAIL_DEVICE=100 -- "$(chosen_n)"
+  expect_stopped 100 "$(fix FIX_NO_DEVICE)" \
+    "no GPU is visible to the program (100, injected with CUDA_VISIBLE_DEVICES=0: the fix follows the error the call returned, not the environment)"
 }
 
 # hint: Without a driver every call returns 35: print the error line with FIX_NO_DRIVER, and stop.
@@ -233,6 +255,10 @@ expect_stopped() {
   require_program
   run_program --name no-driver --env CUDAWB_FAIL_DEVICE=35 -- "$(chosen_n)"
   expect_stopped 35 "$(fix FIX_NO_DRIVER)" "the machine has no NVIDIA driver"
+  # The same error with CUDA_VISIBLE_DEVICES empty: the fix follows the error, not the variable.
+  run_program --name no-driver-no-device-variable --env CUDA_VISIBLE_DEVICES= --env CUDAWB_FAIL_DEVICE=35 -- "$(chosen_n)"
+  expect_stopped 35 "$(fix FIX_NO_DRIVER)" \
+    "the machine has no NVIDIA driver (35, injected with CUDA_VISIBLE_DEVICES empty: the fix follows the error the call returned, not the environment)"
 }
 
 # hint: Every cudaMalloc needs its cudaFree, on every path out: the cleanup at the end frees all four buffers.
@@ -250,5 +276,7 @@ expect_stopped() {
 @test "step 9: survives running out of device memory (3 points)" {
   require_program
   expect_real_oom
-  fault_sweep --lesson-work 1001
+  # A size drawn per grading, from 1 float to twice the largest the graded runs use: the cleanup after a
+  # failure must not depend on it.
+  fault_sweep --lesson-work "$(drawn sweep-n 1 4002000)"
 }

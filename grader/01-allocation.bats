@@ -28,9 +28,9 @@ run_n() {
 # data_buffer N: the allocation (alloc#K) of the run's cudaMalloc of N floats; fails when there is none.
 data_buffer() {
   local bytes=$(($1 * 4)) rec asked why
-  rec=$(calls fn=cudaMalloc "bytes=$bytes" status=0 | head -n 1)
+  rec=$(calls --first fn=cudaMalloc "bytes=$bytes" status=0)
   if [ -z "$rec" ]; then
-    asked=$(calls fn=cudaMalloc status=0 | head -n 1)
+    asked=$(calls --first fn=cudaMalloc status=0)
     asked=$(call_field "$asked" bytes)
     case $asked in
       8) why="8 bytes is sizeof(a pointer): the size must be n * sizeof(float)" ;;
@@ -83,7 +83,7 @@ probe_answers() { expect_answers "${PROBE_QUESTIONS[@]}"; }
 # hint: A buffer you reuse still holds what was last written to it: cudaMemset(ptr, 0, bytes) clears
 # hint: it. Like cudaMalloc, cudaMemset counts bytes, not elements.
 @test "step 3: clears the reused buffer with cudaMemset (2 points)" {
-  local n buf fill clear add count copy
+  local n buf fill clear add count copy scale
   require_program
   n=$(chosen_n)
   run_n "$n"
@@ -106,6 +106,11 @@ probe_answers() { expect_answers "${PROBE_QUESTIONS[@]}"; }
     "the count was read before the copy that brings it back had finished" "$(call_field "$copy" n)"
   expect_printed "cleared, then added 1: $n of $n elements are 1" \
     "the buffer was not cleared, or only partly: cudaMemset counts bytes, so clearing n floats takes n * sizeof(float)"
+  # The provenance run (lib/grading.bash): the counter scaled on its way back; the line must print it so.
+  provenance_run "provenance-$n" i32 "$n"
+  copy=$(calls "fn=cudaMemcpy*" moved=DeviceToHost bytes=4 status=0 | tail -n 1)
+  scale=$(call_field "$copy" scale)
+  expect_provenance "cleared, then added 1: $((n * ${scale:-1})) of $n elements are 1" "the counter copied back by ${scale:-1}"
 }
 
 # hint: cudaMemGetInfo(&free, &total) reports the device's free memory now. Ask once before the
@@ -153,9 +158,7 @@ probe_answers() { expect_answers "${PROBE_QUESTIONS[@]}"; }
   expect_exit 0
   expect_no_leaks
   expect_no_invalid_frees
-  run_program --name probe -- --probe
-  expect_exit 0
-  expect_no_leaks
+  expect_probe_frees_asked
 }
 
 # hint: The memory checker (compute-sanitizer, or the CPU backend's) reports any access outside an

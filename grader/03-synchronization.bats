@@ -27,6 +27,33 @@ TIMED_N=67108864
 
 run_chosen() { run_program --name "run-$(chosen_n)" -- "$(chosen_n)"; }
 
+# expect_span_work WHAT START END N: the calls of the last run between call START and call END (a timed span)
+# are exactly the work WHAT names, once: busy over N elements in all, with one number of rounds, and N
+# floats copied in and N copied back; no other launch, copy or memset. A span padded with more work (the
+# serial kernel run twice, an extra copy, more rounds) would time something else than it says.
+expect_span_work() {
+  local got
+  got=$(calls status=0 | awk -F '\t' -v s="$2" -v e="$3" "$RECORD_AWK"'
+    $1 > s && $1 < e {
+      if ($2 == "cudaLaunchKernel" && field("kernel") == "busy") { split(field("args"), a, ","); elems += a[2] * $6; rounds[a[3]] = 1 }
+      else if ($2 == "cudaLaunchKernel") other = other " " field("kernel")
+      else if ($2 ~ /^cudaMemcpy/ && field("moved") == "HostToDevice") in_b += field("bytes") * $6
+      else if ($2 ~ /^cudaMemcpy/ && field("moved") == "DeviceToHost") out_b += field("bytes") * $6
+      else if ($2 ~ /^cudaMem(cpy|set)/) other = other " " $2 }
+    END { for (r in rounds) nr++; printf "busy over %d elements, %d number(s) of rounds, %d bytes in, %d bytes back%s\n", elems, nr, in_b, out_b, (other == "" ? "" : ", and" other) }')
+  [ "$got" = "busy over $4 elements, 1 number(s) of rounds, $(($4 * 4)) bytes in, $(($4 * 4)) bytes back" ] ||
+    fail "$(printf 'expected: %s timed with exactly its work: busy over the %s elements once, with one number of rounds, and %s bytes copied in and back\nhappened: between its events, %s\nusual cause: work run twice, or other work, inside the timed span: the speed-up then compares something else' \
+      "$1" "$4" "$(($4 * 4))" "$got")"
+}
+
+# expect_from_gpu PREFIX VALUE WHAT: the line PREFIX counts elements the GPU wrote: in the provenance run
+# (lib/grading.bash), where WHAT was scaled by 2, 8 or 32 on its way to the host, none of the n elements
+# equals VALUE any more, and the line says so.
+expect_from_gpu() {
+  provenance_run "provenance-$(chosen_n)" f32 "$(chosen_n)"
+  expect_provenance "${1}0 of $(chosen_n) elements are $2" "$3"
+}
+
 # fill_launch BITS: the record of slow_fill's fill of the value BITS (one of the above); fails when none.
 fill_launch() {
   local rec
@@ -66,6 +93,8 @@ fill_target() { call_field "$1" args | cut -d, -f1; }
     "the results were read before the cudaMemcpy that brings them back" "$(call_field "$copy" n)"
   expect_printed "copied back with cudaMemcpy: $n of $n elements are 1" \
     "the results were read before the copy that brings them back"
+  expect_from_gpu "copied back with cudaMemcpy: " 1 "the copy back of slow_fill's 1s"
+  run_chosen
   fill=$(fill_launch "$TWO")
   [[ $(fill_target "$fill") == managed#* ]] ||
     fail "expected: the fill of 2 writes the managed buffer (cudaMallocManaged); happened: $(call_text "$fill")"
@@ -74,6 +103,7 @@ fill_target() { call_field "$1" args | cut -d, -f1; }
     "$(call_field "$fill" n)"
   expect_printed "managed memory read by the host: $n of $n elements are 2" \
     "the host read managed memory before the kernel had written it"
+  expect_from_gpu "managed memory read by the host: " 2 "the managed buffer slow_fill wrote"
 }
 
 # hint: cudaStreamSynchronize(s) waits for the work queued on s, and only that: waiting for another
@@ -86,7 +116,7 @@ fill_target() { call_field "$1" args | cut -d, -f1; }
   expect_exit 0
   fill=$(fill_launch "$THREE")
   stream=$(call_field "$fill" stream)
-  copy=$(calls fn=cudaMemcpyAsync "src=$(fill_target "$fill")" moved=DeviceToHost "stream=$stream" status=0 | head -n 1)
+  copy=$(calls --first fn=cudaMemcpyAsync "src=$(fill_target "$fill")" moved=DeviceToHost "stream=$stream" status=0)
   [ -n "$copy" ] ||
     fail "expected: an async copy of the buffer slow_fill wrote with 3, on its stream ($stream); happened: $(calls_of cudaMemcpyAsync)"
   expect_waited "stream 1's kernel and copy" "stream 1's copy read by the host: " \
@@ -94,6 +124,7 @@ fill_target() { call_field "$1" args | cut -d, -f1; }
     "$(call_field "$copy" n)"
   expect_printed "stream 1's copy read by the host: $n of $n elements are 3" \
     "the host read h_out before stream[1] had finished"
+  expect_from_gpu "stream 1's copy read by the host: " 3 "stream 1's copy back"
 }
 
 # hint: An event is a mark in one stream: cudaEventRecord(done, s) after the copy, in the copy's stream,
@@ -106,7 +137,7 @@ fill_target() { call_field "$1" args | cut -d, -f1; }
   expect_exit 0
   fill=$(fill_launch "$FOUR")
   stream=$(call_field "$fill" stream)
-  copy=$(calls fn=cudaMemcpyAsync "src=$(fill_target "$fill")" moved=DeviceToHost "stream=$stream" status=0 | head -n 1)
+  copy=$(calls --first fn=cudaMemcpyAsync "src=$(fill_target "$fill")" moved=DeviceToHost "stream=$stream" status=0)
   [ -n "$copy" ] || fail "expected: an async copy of the buffer slow_fill wrote with 4, on its stream ($stream)"
   # On a GPU a copy into h_out still running from before would overwrite this one's results.
   expect_ordered --with "$(call_field "$copy" n)" \
@@ -121,6 +152,7 @@ fill_target() { call_field "$1" args | cut -d, -f1; }
       "$stream" "$(calls_of cudaEventRecord)" "$(calls_of cudaEventSynchronize)")"
   expect_printed "the copy behind the event read by the host: $n of $n elements are 4" \
     "the event was not recorded behind the copy, or not waited for"
+  expect_from_gpu "the copy behind the event read by the host: " 4 "the copy back behind the event"
 }
 
 # hint: Device printf writes into a buffer that the host prints at the next synchronizing call. A program
@@ -153,7 +185,7 @@ expect_pipeline() {
   local n=$1 chunk c first count bytes stream in out work at serial_in serial outs=()
   chunk=$(( (n + 7) / 8 ))
   # The serial run's copy in names the work buffer: the chunks go to offsets in it.
-  serial_in=$(calls fn=cudaMemcpyAsync moved=HostToDevice "bytes=$((n * 4))" status=0 | head -n 1)
+  serial_in=$(calls --first fn=cudaMemcpyAsync moved=HostToDevice "bytes=$((n * 4))" status=0)
   work=$(call_field "$serial_in" dst)
   serial=$(calls fn=cudaMemcpyAsync moved=DeviceToHost "src=$work" "bytes=$((n * 4))" status=0 |
     awk -F '\t' -v a="$(call_field "$serial_in" n)" '$1 > a' | head -n 1)
@@ -164,7 +196,7 @@ expect_pipeline() {
     if [ "$first" = 0 ]; then at=$work; else at="$work+$((first * 4))"; fi
     in=$(calls fn=cudaMemcpyAsync moved=HostToDevice "dst=$at" "bytes=$bytes" status=0 | awk -F '\t' '$7 !~ / bytes='"$((n * 4))"' /' | head -n 1)
     stream=$(call_field "$in" stream)
-    out=$(calls fn=cudaMemcpyAsync moved=DeviceToHost "src=$at" "bytes=$bytes" "stream=${stream:-none}" status=0 | head -n 1)
+    out=$(calls --first fn=cudaMemcpyAsync moved=DeviceToHost "src=$at" "bytes=$bytes" "stream=${stream:-none}" status=0)
     [ -n "$in" ] && [ -n "$out" ] && [ -n "$(calls fn=cudaLaunchKernel kernel=busy "args=$at,*" "stream=$stream")" ] ||
       fail "$(printf 'expected: with n = %s, chunk %s (floats %s to %s) copied in to %s, worked on by busy and copied out, all three in one stream\nhappened: the program'"'"'s calls on it:\n%s\nusual cause: a chunk not copied in or out, the kernel not run on it, a copy back to the start of the buffer, or a last chunk not cut short (it holds n - first floats)' \
         "$n" "$c" "$first" "$((first + count - 1))" "$at" "$(calls "dst=$at"; calls "src=$at" | cut -f1-2,5,7 | sed 's/^/    /')")"
@@ -219,7 +251,7 @@ expect_pipeline() {
   expect_exit 0
   # A pipeline that is not right has no speed to measure: the timed one is checked as step 6 checks its own.
   expect_pipeline "$pn"
-  leaks=$(leaks_beyond "$(wb_work)/runs/run-$(chosen_n)")
+  leaks=$(leaks_beyond "$WB_WORK/runs/run-$(chosen_n)")
   [ -z "$leaks" ] || fail "$(printf 'expected: the timed mode frees what it allocates (as the normal run does)\nhappened: still alive at exit:\n%s' "$leaks")"
   # The times are the ones the events measured, as the trace recorded them: the serial run is the span
   # whose kernels ran in one stream, the pipeline the span whose kernels ran in two or more.
@@ -236,8 +268,10 @@ expect_pipeline() {
   printed_times "$line" 2 "${times% *}" 5 "${times#* }" 2 ||
     fail "$(printf 'expected: "serial: %.2f ms, pipelined: %.2f ms, speed-up: %sx", the times cudaEventElapsedTime gave\nhappened: %s\nusual cause: the times printed are not the ones measured' \
       "${times% *}" "${times#* }" "$speedup" "${line:-no such line}")"
-  # What the events time is the GPU's work, not the host's: checked here, on every backend.
+  # What the events time is the GPU's work, not the host's, and all of it exactly once: checked here, on
+  # every backend.
   while read -r kind _ s e; do expect_span_host "the $kind run" "$s" "$e"; done <<<"$spans"
+  while read -r kind _ s e; do expect_span_work "the $kind run" "$s" "$e" "$pn"; done <<<"$spans"
   require_real_gpu "the pipeline's speed-up"
   awk -v r="$speedup" -v m="$MIN_SPEEDUP" 'BEGIN { exit !(r >= m) }' && return 0
   fail "$(printf 'expected: the pipeline at least %sx faster than the serial version\nhappened: %s (speed-up %sx)\nusual cause: host buffers from malloc (pageable: an async copy then waits for the kernel and copies through a bounce buffer), or every chunk on the same stream' \

@@ -32,7 +32,7 @@ LAUNCH_CHECKS='cudaGetLastError|cudaPeekAtLastError'
 # --- this lesson's helpers: where in the student's own file a report must point, from the trace ------
 
 # The source the program was built from (a copy of the student's file, taken before the build).
-graded_source() { printf '%s\n' "$(wb_work)/build/src/$SOURCE"; }
+graded_source() { printf '%s\n' "$WB_WORK/build/src/$SOURCE"; }
 
 # Line N of the graded source, trimmed, for a failure message.
 code_at() { sed -n "${1}p" "$(graded_source)" | sed 's/^[[:space:]]*//' | cut -c1-120; }
@@ -107,7 +107,7 @@ expect_error_line() {
 # hint: One cleanup at the end of run(), reached by every path (goto cleanup), frees both buffers.
 # hint: cudaFree(NULL) does nothing, so the cleanup needs no flags; the success path must go through it too.
 @test "step 2: runs and frees everything when nothing fails (2 points)" {
-  local n buf fill count copy
+  local n buf fill count copy scale
   require_program
   n=$(chosen_n)
   run_program --name "run-$n" -- "$n"
@@ -116,12 +116,12 @@ expect_error_line() {
   expect_output "$RUN_DIR/want.out" "a step left half written: the program's result lines are provided"
   [ ! -s "$RUN_DIR/stderr" ] ||
     fail "$(printf 'expected: nothing on stderr when nothing fails\nhappened: it printed:\n%s\nusual cause: a check that reports success as a failure (compare with cudaSuccess)' "$(excerpt "$RUN_DIR/stderr" 6)")"
-  buf=$(calls fn=cudaMalloc "bytes=$((n * 4))" status=0 | head -n 1)
+  buf=$(calls --first fn=cudaMalloc "bytes=$((n * 4))" status=0)
   [ -n "$buf" ] || fail "expected: a cudaMalloc of $((n * 4)) bytes; happened: $(calls_of cudaMalloc)"
   expect_call cudaLaunchKernel kernel=count_equal "args=$(call_field "$buf" ptr),*" status=0 --because "the provided count of the ones was edited away"
   # The line "filled with 1" is the device's: fill, then count_equal after it, its counter copied back after
   # that, and the line printed after the copy.
-  fill=$(calls fn=cudaLaunchKernel kernel=fill "args=$(call_field "$buf" ptr),$n,*" status=0 | head -n 1)
+  fill=$(calls --first fn=cudaLaunchKernel kernel=fill "args=$(call_field "$buf" ptr),$n,*" status=0)
   count=$(calls fn=cudaLaunchKernel kernel=count_equal "args=$(call_field "$buf" ptr),*" status=0 |
     awk -F '\t' -v f="$(call_field "$fill" n)" '$1 > f + 0' | head -n 1)
   copy=$(calls "fn=cudaMemcpy*" "src=$(call_field "$count" args | sed 's/.*,//')" status=0 |
@@ -134,6 +134,11 @@ expect_error_line() {
     "the count was read before the copy that brings it back had finished" "$(call_field "$copy" n)"
   expect_no_leaks
   expect_no_invalid_frees
+  # The provenance run (lib/grading.bash): the counter scaled on its way back; the line must print it so.
+  provenance_run "provenance-$n" i32 "$n"
+  copy=$(calls "fn=cudaMemcpy*" moved=DeviceToHost bytes=4 status=0 | tail -n 1)
+  scale=$(call_field "$copy" scale)
+  expect_provenance "filled with 1: $((n * ${scale:-1})) of $n elements are 1" "the counter copied back by ${scale:-1}"
 }
 
 # hint: CHECK_CUDA(call) must run the call once, keep what it returned, and print the line from that
@@ -143,7 +148,7 @@ expect_error_line() {
   local launch check mode unchecked
   require_program
   run_program --name bad-launch -- --bad-launch
-  launch=$(calls fn=cudaLaunchKernel kernel=fill block=1025x1x1 | head -n 1)
+  launch=$(calls --first fn=cudaLaunchKernel kernel=fill block=1025x1x1)
   [ -n "$launch" ] ||
     fail "$(printf 'expected: the provided launch of fill with 1025 threads per block (errors --bad-launch)\nhappened: no such launch; the program %s\nusual cause: the provided code was edited away (make reset LESSON=4 restores the skeleton, saving yours)' "$RUN_HOW")"
   check=$(calls | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 > l { print; exit }')
@@ -177,7 +182,7 @@ expect_error_line() {
     esac
     run_program --name "$mode" -- "--$mode"
     # The first call that returned the kernel's error: the wait that found it.
-    first=$(calls "status=$code" | head -n 1)
+    first=$(calls --first "status=$code")
     fn=$(call_field "$first" fn)
     if [ -z "$first" ] || { [ "$(call_field "$first" class)" != sync ] && [ "$fn" != cudaMemcpy ]; }; then
       fail "$(printf 'expected: with --%s, a call that waits for the kernels (cudaDeviceSynchronize, or a blocking cudaMemcpy) returns %s\nhappened: %s\nusual cause: no call waits for the kernels before the results are read, so the error surfaces late or not at all' \
@@ -194,7 +199,7 @@ expect_error_line() {
 # hint: way, cudaFree too. is_sticky() tells them apart, and the cleanup frees only when it may.
 @test "step 5: frees after mild errors, not after sticky ones (2 points)" {
   require_program
-  local mode after
+  local mode after sync leaks
   run_program --name bad-launch -- --bad-launch
   expect_exit 1
   expect_no_leaks
@@ -209,6 +214,23 @@ expect_error_line() {
         "$mode" "$after" "$(calls class=free | awk -F '\t' '$4 != 0' | head -n 3 | while IFS= read -r c; do printf '    %s\n' "$(call_text "$c")"; done)" \
         "$([ "$mode" = assert ] && echo "cudaErrorAssert (710)" || echo "cudaErrorIllegalAddress (700)")")"
   done
+  # Whether an error is sticky comes from the error, not from the mode the program was run in: the normal
+  # run with its first synchronize failing with 700 (injected, sticky as a real one: every call after it
+  # fails), and --out-of-bounds with its second allocation failing with out of memory (mild: free the first).
+  run_program --name "run-$(chosen_n)" -- "$(chosen_n)"
+  sync=$(call_field "$(calls --first class=sync)" nth)
+  [ -n "$sync" ] || fail "expected: a synchronizing call in the normal run (step 4 needs one); happened: none"
+  run_program --name sticky-in-the-normal-run --env "CUDAWB_FAIL_NTH=$sync" -- "$(chosen_n)"
+  expect_exit 1
+  after=$(calls class=free | awk -F '\t' '$4 != 0' | grep -c . || true)
+  [ "$after" -eq 0 ] ||
+    fail "$(printf 'expected: after a sticky error (700, injected at %s in the normal run), no more CUDA calls\nhappened: %s free call(s) failed after it:\n%s\nusual cause: stickiness decided by the mode the program runs in, not by the error it got: is_sticky(err)' \
+      "$(call_site_text "$(calls "n=$sync")")" "$after" "$(calls class=free | awk -F '\t' '$4 != 0' | head -n 3 | while IFS= read -r c; do printf '    %s\n' "$(call_text "$c")"; done)")"
+  run_program --name mild-in-out-of-bounds --env CUDAWB_FAIL_ALLOC=2 -- --out-of-bounds
+  expect_exit 1
+  leaks=$(leaks_beyond "")
+  [ -z "$leaks" ] ||
+    fail "$(printf 'expected: after a mild error (out of memory, injected at the second allocation of errors --out-of-bounds), everything allocated freed\nhappened: still alive at exit:\n%s\nusual cause: stickiness decided by the mode the program runs in, not by the error it got: is_sticky(err)' "$leaks")"
 }
 
 # hint: The memory checker (compute-sanitizer, or the CPU backend's) reports any access outside an

@@ -13,23 +13,29 @@ setup() {
 
 # The calls the TODOs add: the two pitched images and the 2-D copies. The memory checker and the failure
 # sweep grade how the work is done, so they need it done (expect_lesson_work).
-LESSON_WORK="cudaMallocPitch=2 cudaMemcpy2D=2"
+LESSON_WORK="cudaMallocPitch=2 cudaMemcpy2D|cudaMemcpy2DAsync=2"
 
 # The image the grader asks for, chosen when grading starts (chosen_n): an awkward width of 1001 to 4001
 # floats, whose rows need padding, and 50 to 250 rows; never a multiple of the block's 32 x 8, so that a
 # grid rounded down always misses the last columns and rows.
 image_w() { local w=$(( $(chosen_n) % 3000 + 1001 )); [ $((w % 32)) != 0 ] || w=$((w + 1)); echo "$w"; }
 image_h() { local h=$(( $(chosen_n) % 200 + 50 )); [ $((h % 8)) != 0 ] || h=$((h + 1)); echo "$h"; }
-# The volume: 100 to 399 floats a row, 3 to 10 rows a slice, 2 to 6 slices. Never a multiple of 128 floats a
-# row: its row would fill its 512-byte pitch exactly, and a copy that gives the host side the device's pitch
-# could not be told from a right one (the variant host-pitch-of-the-device passed 1 run in 150).
+# An image that any grid of 32 x 8 blocks covers, its counts rounded up or down: 1056 to 4000 floats a row, a
+# multiple of 32 (never of 128, so that its rows still need padding), and 56 to 248 rows, a multiple of 8.
+# Step 4 grades the pitch on it, so that a grid rounded down (step 5's mistake) costs step 5 alone.
+cover_w() { local m=$(( $(chosen_n) % 92 + 33 )); [ $((m % 4)) != 0 ] || m=$((m + 1)); echo $((m * 32)); }
+cover_h() { echo $(( ($(chosen_n) % 25 + 7) * 8 )); }
+# The volume, which the same grids cover: 160 to 352 floats a row (a multiple of 32, never of 128: a row that
+# filled its 512-byte pitch exactly would hide a copy that gives the host side the device's pitch; the variant
+# host-pitch-of-the-device passed 1 run in 150 when it could), 8 or 16 rows a slice, 2 to 6 slices.
 volume_args() {
-  local w=$(( $(chosen_n) % 300 + 100 ))
-  [ $((w % 128)) != 0 ] || w=$((w + 1))
-  echo "$w $(( $(chosen_n) % 8 + 3 )) $(( $(chosen_n) % 5 + 2 ))"
+  local m=$(( $(chosen_n) % 7 + 5 ))
+  [ $((m % 4)) != 0 ] || m=$((m + 1))
+  echo "$((m * 32)) $(( ($(chosen_n) % 2 + 1) * 8 )) $(( $(chosen_n) % 5 + 2 ))"
 }
 
 run_chosen() { run_program --name "run-$(image_w)x$(image_h)" -- "$(image_w)" "$(image_h)"; }
+run_covered() { run_program --name "run-$(cover_w)x$(cover_h)" -- "$(cover_w)" "$(cover_h)"; }
 
 # The value of element (x, y) of the host image, as the program fills it.
 # value_at(x, y) = (3x + y) % 11; after the kernel, out(x, y) = 2 * value_at(x, y) + y.
@@ -37,12 +43,23 @@ expected_sum() {
   awk -v w="$1" -v h="$2" 'BEGIN { for (y = 0; y < h; y++) for (x = 0; x < w; x++) s += 2 * ((3 * x + y) % 11) + y; printf "%.0f\n", s }'
 }
 
+# provenance_sum W H OUT: the sum the provenance run (lib/grading.bash) must print: each row y of the image
+# (2 value_at(x, y) + y) times the scale of the copy that brought that row of OUT back (once, if none did).
+provenance_sum() {
+  calls "fn=cudaMemcpy2D*" status=0 | awk -F '\t' -v w="$1" -v h="$2" -v out="$3" "$RECORD_AWK"'
+    { sc = field("scale"); off = ptr_offset(field("src"))
+      if (sc == "" || field("spitch") + 0 == 0 || ptr_base(field("src")) != out) next
+      for (y = int(off / field("spitch")); y < int(off / field("spitch")) + field("height") && y < h; y++) scale[y] = sc }
+    END { for (y = 0; y < h; y++) { r = 0; for (x = 0; x < w; x++) r += 2 * ((3 * x + y) % 11) + y; s += r * (y in scale ? scale[y] : 1) }
+      printf "%.0f\n", s }'
+}
+
 # images W H: the two successful cudaMallocPitch records for W x H floats, in order; fails when missing.
 images() {
   local w=$1 h=$2 recs asked
   recs=$(calls fn=cudaMallocPitch "width=$((w * 4))" "height=$h" status=0)
   if [ "$(grep -c . <<<"$recs")" -lt 2 ]; then
-    asked=$(calls fn=cudaMallocPitch status=0 | head -n 1)
+    asked=$(calls --first fn=cudaMallocPitch status=0)
     fail "$(printf 'expected: with a %s x %s image, two cudaMallocPitch calls of width %s bytes and height %s rows that succeed\nhappened: the program %s; its cudaMallocPitch calls:\n%s\nusual cause: %s' \
       "$w" "$h" "$((w * 4))" "$h" "$RUN_HOW" "$(calls_of cudaMallocPitch)" \
       "$(case $(call_field "$asked" width) in
@@ -101,25 +118,26 @@ PROBE_QUESTIONS=(
   recs=$(images "$w" "$h")
   d_in=$(call_field "$(head -n 1 <<<"$recs")" ptr) in_pitch=$(call_field "$(head -n 1 <<<"$recs")" pitch)
   d_out=$(call_field "$(tail -n 1 <<<"$recs")" ptr) out_pitch=$(call_field "$(tail -n 1 <<<"$recs")" pitch)
-  flat=$(calls fn=cudaMemcpy | grep -E "(src|dst)=($d_in|$d_out)( |\\+)" | head -n 1)
+  flat=$(calls "fn=cudaMemcpy*" | awk -F '\t' '$2 ~ /^cudaMemcpy(Async)?$/' | grep -E "(src|dst)=($d_in|$d_out)( |\\+)" | head -n 1)
   [ -z "$flat" ] ||
     fail "$(printf 'expected: the pitched images copied with cudaMemcpy2D\nhappened: %s\nusual cause: one flat cudaMemcpy of W * H floats: on the device each row is followed by its padding, so from row 1 on the rows arrive shifted (row 1 starts with padding)' "$(call_text "$flat")")"
   # The host image is pageable (host) or pinned (pinned#K) memory.
-  [ -n "$(calls fn=cudaMemcpy2D "dst=$d_in" "dpitch=$in_pitch" "spitch=$rb" "width=$rb" "height=$h" moved=HostToDevice status=0 | host_side src)" ] ||
+  [ -n "$(calls "fn=cudaMemcpy2D*" "dst=$d_in" "dpitch=$in_pitch" "spitch=$rb" "width=$rb" "height=$h" moved=HostToDevice status=0 | host_side src)" ] ||
     fail "$(printf 'expected: cudaMemcpy2D(d_in, %s, h_img, %s, %s, %s, cudaMemcpyHostToDevice): the device pitch, the host pitch, a row of %s floats in bytes, %s rows\nhappened: the 2-D copies were:\n%s\nusual cause: the width in floats, not bytes; the device pitch given for the host side (or the other way round); the kind reversed' \
       "$in_pitch" "$rb" "$rb" "$h" "$w" "$h" "$(calls_of cudaMemcpy2D)")"
-  [ -n "$(calls fn=cudaMemcpy2D "dpitch=$rb" "src=$d_out" "spitch=$out_pitch" "width=$rb" "height=$h" moved=DeviceToHost status=0 | host_side dst)" ] ||
+  [ -n "$(calls "fn=cudaMemcpy2D*" "dpitch=$rb" "src=$d_out" "spitch=$out_pitch" "width=$rb" "height=$h" moved=DeviceToHost status=0 | host_side dst)" ] ||
     fail "$(printf 'expected: cudaMemcpy2D(h_img, %s, d_out, %s, %s, %s, cudaMemcpyDeviceToHost): the result back into the host rows\nhappened: the 2-D copies were:\n%s\nusual cause: the two pitches swapped, the width in floats, or d_in copied back instead of d_out' \
       "$rb" "$out_pitch" "$rb" "$h" "$(calls_of cudaMemcpy2D)")"
 }
 
 # hint: Row y of a pitched image starts at (char *)base + y * pitch: step in bytes to the row, then index
 # hint: it in floats. base + y * width lands in the padding of earlier rows once the pitch is wider.
-@test "step 4: the kernel reaches each element through its row's pitch (3 points)" {
+# hint: Print the image the copy back brought: the grader scales it on the way in one of its runs.
+@test "step 4: the kernel reaches each element through its row's pitch, and the image printed is the GPU's (3 points)" {
   local w h rb recs d_in d_out in_pitch out_pitch launch copy_in copy_out
   require_program
-  w=$(image_w) h=$(image_h) rb=$(($(image_w) * 4))
-  run_chosen
+  w=$(cover_w) h=$(cover_h) rb=$(($(cover_w) * 4))
+  run_covered
   expect_exit 0
   recs=$(images "$w" "$h")
   d_in=$(call_field "$(head -n 1 <<<"$recs")" ptr) in_pitch=$(call_field "$(head -n 1 <<<"$recs")" pitch)
@@ -148,6 +166,10 @@ PROBE_QUESTIONS=(
     "each row starts pitch bytes after the one before: (float *)((char *)base + y * pitch), then [x]"
   expect_printed "sum of the image: $(expected_sum "$w" "$h")" \
     "the sum is of the image copied back, after the kernel, for the W and H the program was given"
+  provenance_run "provenance-${w}x$h" f32 "$w" "$h"
+  d_out=$(call_field "$(images "$w" "$h" | tail -n 1)" ptr)
+  expect_provenance "sum of the image: $(provenance_sum "$w" "$h" "$d_out")" \
+    "the image copied back from d_out by $(calls "fn=cudaMemcpy2D*" "src=$d_out*" status=0 | grep -o 'scale=[0-9]*' | cut -d= -f2 | paste -sd, -)"
 }
 
 # hint: One thread per element on a 2-D grid: blocks in x cover the columns, in y the rows, each count
@@ -158,7 +180,7 @@ PROBE_QUESTIONS=(
   w=$(image_w) h=$(image_h)
   run_chosen
   expect_exit 0
-  launch=$(calls fn=cudaLaunchKernel kernel=brighten status=0 | head -n 1)
+  launch=$(calls --first fn=cudaLaunchKernel kernel=brighten status=0)
   [ -n "$launch" ] || fail "expected: a launch of brighten; happened: the program $RUN_HOW and made none"
   grid=$(call_field "$launch" grid) block=$(call_field "$launch" block)
   IFS=x read -r gx gy _ <<<"$grid"
@@ -178,7 +200,7 @@ PROBE_QUESTIONS=(
   expect_exit 0
   recs=$(images "$w" "$h")
   d_out=$(call_field "$(tail -n 1 <<<"$recs")" ptr) out_pitch=$(call_field "$(tail -n 1 <<<"$recs")" pitch)
-  launch=$(calls fn=cudaLaunchKernel kernel=brighten status=0 | head -n 1 | cut -f1)
+  launch=$(calls --first fn=cudaLaunchKernel kernel=brighten status=0 | cut -f1)
   [ -n "$launch" ] || fail "expected: a launch of brighten, which the clear must come before; happened: the program $RUN_HOW and made none"
   clear=$(calls fn=cudaMemset2D "dst=$d_out" "pitch=$out_pitch" value=0 "width=$((w * 4))" "height=$h" status=0 |
     awk -F '\t' -v k="${launch:-0}" '$1 < k' | head -n 1)
@@ -196,7 +218,7 @@ PROBE_QUESTIONS=(
   n=$((w * h * d))
   run_program --name volume -- --volume "$w" "$h" "$d"
   expect_exit 0
-  alloc=$(calls fn=cudaMalloc3D "width=$((w * 4))" "height=$h" "depth=$d" status=0 | head -n 1)
+  alloc=$(calls --first fn=cudaMalloc3D "width=$((w * 4))" "height=$h" "depth=$d" status=0)
   [ -n "$alloc" ] ||
     fail "$(printf 'expected: cudaMalloc3D of an extent %s bytes wide, %s rows, %s slices\nhappened: its cudaMalloc3D calls:\n%s\nusual cause: the extent'"'"'s width is in bytes for linear memory: W * sizeof(float)' "$((w * 4))" "$h" "$d" "$(calls_of cudaMalloc3D)")"
   vol=$(call_field "$alloc" ptr)
@@ -220,7 +242,7 @@ PROBE_QUESTIONS=(
   expect_waited "the copy of the volume back" "volume checked: " "the volume was read before the copy back had finished" "$(call_field "$out" n)"
   expect_printed "volume checked: $n of $n elements as expected" \
     "the copies must cover the whole extent, and the host side's pitch is its row's bytes"
-  clear=$(calls "fn=cudaMemset3D*" "dst=$vol" value=0 "width=$((w * 4))" "height=$h" "depth=$d" status=0 | head -n 1)
+  clear=$(calls --first "fn=cudaMemset3D*" "dst=$vol" value=0 "width=$((w * 4))" "height=$h" "depth=$d" status=0)
   [ -n "$clear" ] ||
     fail "$(printf 'expected: cudaMemset3D of the whole volume to 0\nhappened: its cudaMemset3D calls:\n%s' "$(calls_of cudaMemset3D)")"
   out=$(calls "fn=cudaMemcpy3D*" "src=$vol" "width=$((w * 4))" "height=$h" "depth=$d" moved=DeviceToHost status=0 | host_side dst |
@@ -240,7 +262,7 @@ PROBE_QUESTIONS=(
   run_program --name probe -- --probe
   expect_exit 0
   for b in "${PROBE_PITCHES[@]}"; do
-    rec=$(calls fn=cudaMallocPitch "width=$b" height=1 status=0 | head -n 1)
+    rec=$(calls --first fn=cudaMallocPitch "width=$b" height=1 status=0)
     [ -n "$rec" ] || fail "expected: a cudaMallocPitch of one row of $b bytes for the question about it; happened: $(calls_of cudaMallocPitch)"
     expect_printed "pitch for a row of $b bytes: $(call_field "$rec" pitch)" "the answer is the pitch cudaMallocPitch wrote"
   done
@@ -263,6 +285,7 @@ PROBE_QUESTIONS=(
   expect_exit 0
   expect_no_leaks
   expect_no_invalid_frees
+  expect_probe_frees_asked
 }
 
 # hint: The memory checker (compute-sanitizer, or the CPU backend's) reports any access outside an

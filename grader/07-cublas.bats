@@ -59,6 +59,37 @@ expect_checksum() {
 # B is the one the program uploaded K x N floats into (A's got M x K: the grader never chooses M = N).
 #   C^T = B^T A^T: CUBLAS_OP_N twice, N x ROWS x K, B's buffer first (lda N), A's rows next (ldb K), ldc N;
 #   the transposes: CUBLAS_OP_T twice, ROWS x N x K, A's rows first (lda K), B's buffer next (ldb N), ldc ROWS.
+# provenance_checksum M N K: the checksum the provenance run (lib/grading.bash) must print: each element of C
+# times the scale of the copy that brought it back (once, if none did). Where the copies back had one scale
+# F, F times the checksum; else element by element, C row-major (ldc N) or, for the transposes, column-major.
+provenance_checksum() {
+  local m=$1 n=$2 k=$3 gemm c colmajor=0
+  gemm=$(calls fn=cublasSgemm status=0 | tail -n 1)
+  c=$(buffer_of "$gemm" C)
+  [ "$(call_field "$gemm" ta)" != T ] || colmajor=1
+  calls status=0 | awk -F '\t' -v m="$m" -v n="$n" -v k="$k" -v c="$c" -v colmajor="$colmajor" "$RECORD_AWK"'
+    { sc = field("scale"); off = ptr_offset(field("src"))
+      if (sc == "" || ptr_base(field("src")) != c) next
+      scales[sc] = 1; e0 = int(off / 4)
+      if ($2 ~ /^cublasGet/) { ld = field("lda") + 0; if ($2 ~ /Vector/) ld = field("incx") + 0
+        for (col = 0; col < field("cols"); col++) for (r = 0; r < field("rows"); r++) scale[e0 + col * ld + r] = sc }
+      else if ($2 ~ /^cudaMemcpy2D/) { for (y = 0; y < field("height"); y++) for (x = 0; x < field("width") / 4; x++) scale[e0 + int(y * field("spitch") / 4) + x] = sc }
+      else for (e = e0; e < e0 + field("bytes") / 4; e++) scale[e] = sc }
+    END {
+      for (sc in scales) kinds++
+      for (l = 0; l < k; l++) {
+        u[l] = 0; for (i = 0; i < m; i++) u[l] += ((i * 7 + l * 3) % 9 - 2) * (i % 13 + 1)
+        v[l] = 0; for (j = 0; j < n; j++) v[l] += ((l * 5 + j * 2) % 7 - 1) * (j % 11 + 1)
+        s += u[l] * v[l] }
+      if (kinds <= 1) { for (sc in scales) s *= sc; printf "%.0f\n", s; exit }
+      s = 0
+      for (i = 0; i < m; i++) for (j = 0; j < n; j++) {
+        e = colmajor ? j * m + i : i * n + j; cij = 0
+        for (l = 0; l < k; l++) cij += ((i * 7 + l * 3) % 9 - 2) * ((l * 5 + j * 2) % 7 - 1)
+        s += cij * (i % 13 + 1) * (j % 11 + 1) * (e in scale ? scale[e] : 1) }
+      printf "%.0f\n", s }'
+}
+
 gemm_rows() {
   local rec=$1 n=$3 k=$4 r1 r2 r3 b_bufs
   IFS=x read -r r1 r2 r3 <<<"$(call_field "$rec" mnk)"
@@ -103,18 +134,6 @@ copy_back() {
       (" " $7 " ") ~ (" src=" c "[ +]") { print; exit }'
 }
 
-# peak_device_bytes: the most device memory the last run held at once, by its cudaMalloc and cudaFree calls.
-peak_device_bytes() {
-  trace_table
-  awk -F '\t' '
-    function field(k,   v) { v = " " $7 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
-    $4 != 0 { next }
-    $2 == "cudaMalloc" || $2 == "cudaMallocPitch" || $2 == "cudaMallocManaged" { b = field("bytes"); held[field("ptr")] = b; now += b; if (now > peak) peak = now }
-    $2 == "cudaFree" { p = field("ptr"); now -= held[p]; delete held[p] }
-    END { print peak + 0 }' "$RUN_DIR/calls.tsv"
-}
-
-# The probe's questions, and the trace record that must have produced each answer.
 PROBE_QUESTIONS=(
   "cublasSetMatrix of 4 x 2 floats with lda 2|fn=cublasSetMatrix rows=4 cols=2 lda=2"
   "cublasSetVector with incy 0|fn=cublasSetVector incy=0"
@@ -138,7 +157,8 @@ run_budget() {
 # hint: cuBLAS reads every matrix column-major: the row-major m x k array A is, to it, A^T (k x m). Ask it
 # hint: for C^T = B^T A^T: which operand comes first then, what are the product's rows and columns, and what
 # hint: is each matrix's leading dimension (the length of one of its rows, as C stores it)?
-@test "step 2: multiplies row-major matrices as column-major cuBLAS sees them (3 points)" {
+# hint: The checksum is of C as it came back: the grader scales it on the way in one of its runs.
+@test "step 2: multiplies row-major matrices as column-major cuBLAS sees them, on the GPU (3 points)" {
   local gemm back
   require_program
   run_chosen
@@ -151,6 +171,9 @@ run_budget() {
     fail "$(printf 'expected: after the cublasSgemm, its output (C=%s) copied back to the host (cublasGetMatrix, or cudaMemcpy)\nhappened: no call copies %s to the host after it\nusual cause: the result read from another buffer, or not copied back at all' "$(buffer_of "$gemm" C)" "$(buffer_of "$gemm" C)")"
   expect_product "$(mat_m)" "$(mat_n)" "$(mat_k)"
   expect_checksum "$(mat_m)" "$(mat_n)" "$(mat_k)" "the grader's product"
+  provenance_run "provenance-$(mat_m)x$(mat_n)x$(mat_k)" f32 "$(mat_m)" "$(mat_n)" "$(mat_k)"
+  expect_provenance "checksum: $(provenance_checksum "$(mat_m)" "$(mat_n)" "$(mat_k)")" \
+    "the product copied back by $(calls status=0 | grep -o 'scale=[0-9]*' | cut -d= -f2 | paste -sd, -)"
 }
 
 # hint: Create the handle once, before the big buffers (the library takes about 68 MiB of device memory
@@ -185,7 +208,7 @@ run_budget() {
   require_program
   run_chosen
   expect_exit 0
-  set=$(calls fn=cublasSetStream status=0 | head -n 1)
+  set=$(calls --first fn=cublasSetStream status=0)
   stream=$(call_field "$set" stream)
   [ -n "$set" ] && [ "$stream" != 0 ] ||
     fail "$(printf 'expected: cublasSetStream with a stream the program created, so that cuBLAS works in the same stream as the copies\nhappened: %s\nusual cause: no cublasSetStream: cuBLAS then uses the legacy default stream, which waits for every other stream' "$(calls_of cublasSetStream)")"
@@ -252,6 +275,7 @@ run_budget() {
   expect_exit 0
   expect_no_leaks
   expect_no_invalid_frees
+  expect_probe_frees_asked
 }
 
 # hint: The memory checker reports any access outside an allocation: a leading dimension larger than the
@@ -269,18 +293,19 @@ run_budget() {
   run_budget
   expect_exit 0
   expect_checksum "$(mat_m)" "$(mat_n)" "$(mat_k)" "with --budget $(budget_bytes)"
-  peak=$(peak_device_bytes)
-  [ "$peak" -le "$(budget_bytes)" ] ||
-    fail "$(printf 'expected: never more than the budget, %s bytes, of device memory held at once\nhappened: %s bytes were (by its cudaMalloc and cudaFree calls)\nusual cause: the whole of A or C allocated at once, or a block size computed without B' "$(budget_bytes)" "$peak")"
+  # The trace's peak counts every allocator (cudaMalloc, pitched, 3-D, stream-ordered, managed).
+  peak=$(report_total peak)
+  [ "${peak:-0}" -le "$(budget_bytes)" ] ||
+    fail "$(printf 'expected: never more than the budget, %s bytes, of device memory held at once\nhappened: %s bytes were (every device allocation the trace saw, from its call to its free)\nusual cause: the whole of A or C allocated at once, or a block size computed without B' "$(budget_bytes)" "$peak")"
   gemms=$(calls fn=cublasSgemm status=0 | grep -c . || true)
   [ "$gemms" -ge 2 ] ||
     fail "expected: the product in blocks, several cublasSgemm calls; happened: $gemms"
   expect_product "$(mat_m)" "$(mat_n)" "$(mat_k)"
   # Each allocation of the run fails once, by turns: the program gets the product with smaller blocks, or
   # (when nothing smaller can help) keeps the out-of-memory contract. At least one must be a recovery.
-  mallocs=$(calls fn=cudaMalloc status=0 | cut -f1)
+  mallocs=$(calls fn=cudaMalloc status=0 | sed -n 's/.*[[:space:]]nth=\([0-9]*\).*/\1/p')
   for n in $mallocs; do
-    run_budget "budget-fail-$n" "CUDAWB_FAIL_CALL=$n"
+    run_budget "budget-fail-$n" "CUDAWB_FAIL_NTH=$n"
     if [ "$RUN_NORMAL" = 1 ] && [ "$RUN_STATUS" = 0 ]; then
       line=$(grep -m1 '^checksum: ' "$RUN_DIR/stdout" || true)
       [ "$line" = "checksum: $(expected_checksum "$(mat_m)" "$(mat_n)" "$(mat_k)")" ] ||
@@ -300,7 +325,7 @@ run_budget() {
 # hint: Time each product between two events recorded in the stream (cudaEventRecord, cudaEventSynchronize,
 # hint: cudaEventElapsedTime) and print the times the events gave.
 @test "step 10: cublasSgemm is at least 5x the naive kernel (2 points)" {
-  local n spans naive blas ratio line timed kind s e
+  local n spans naive blas ratio line timed kind s e want
   require_program
   run_timed "$GPU_TIMED_N" "$CPU_TIMED_N"
   n=$TIMED_SIZE
@@ -320,8 +345,15 @@ run_budget() {
   line=$(grep -m1 '^naive: ' "$RUN_DIR/stdout" || true)
   printed_times "$line" 2 "$naive" 5 "$blas" 3 ||
     fail "$(printf 'expected: "naive: %.3f ms, cublasSgemm: %.3f ms, speed-up: %sx", the times cudaEventElapsedTime gave\nhappened: %s\nusual cause: the times printed are not the ones measured' "$naive" "$blas" "$ratio" "${line:-no such line}")"
-  # What the events time is the two products, not the host's own work: checked here, on every backend.
+  # What the events time is the two products, each once, not the host's own work or more GPU work:
+  # checked here, on every backend.
   while read -r kind _ s e; do expect_span_host "the $([ "$kind" = naive ] && echo "naive kernel" || echo cublasSgemm)" "$s" "$e"; done <<<"$timed"
+  while read -r kind _ s e; do
+    want=$([ "$kind" = naive ] && echo "naive_sgemm launches: 1" || echo "cublasSgemm calls: 1")
+    [ "$(span_work "$s" "$e")" = "$want" ] ||
+      fail "$(printf 'expected: the %s timed alone: between its events, %s, and nothing else\nhappened: %s\nusual cause: the product run twice, or other work (a copy, another kernel) inside the timed span: the speed-up then compares something else' \
+        "$([ "$kind" = naive ] && echo "naive kernel" || echo "cublasSgemm")" "$want" "$(span_work "$s" "$e")")"
+  done <<<"$timed"
   require_real_gpu "the ratio of two kernel times"
   awk -v r="$ratio" -v min="$MIN_SPEEDUP" 'BEGIN { exit !(r >= min) }' ||
     fail "$(printf 'expected: cublasSgemm at least %sx as fast as the naive kernel\nhappened: %s ms against %s ms, %sx\nusual cause: the first cublasSgemm timed (it loads the library'"'"'s kernels), or the events in another stream than the work' \
@@ -336,7 +368,7 @@ run_budget() {
   # The library's own out-of-memory: device memory filled until 32 MiB are left before the first
   # cublasCreate (it needs about 68), a real CUBLAS_STATUS_ALLOC_FAILED on the GPU and the CPU backend.
   run_program --name cublas-oom --env CUDAWB_CUBLAS_LEAVE_FREE_MB=32 -- "$(mat_m)" "$(mat_n)" "$(mat_k)"
-  rec=$(calls fn=cublasCreate | head -n 1)
+  rec=$(calls --first fn=cublasCreate)
   [ "$(call_field "$rec" status)" = 3 ] ||
     fail "$(printf 'expected: with 32 MiB of device memory left, cublasCreate returns 3 (CUBLAS_STATUS_ALLOC_FAILED)\nhappened: %s\nusual cause: the handle is not created by the program'"'"'s first cuBLAS call' "$(calls_of cublasCreate)")"
   why=$(contract_kept located) ||

@@ -42,7 +42,7 @@ expected_sum() {
 stream_allocs() { calls class=alloc status=0 | awk -F '\t' '$2 == "cudaMallocAsync" || $2 == "cudaMallocFromPoolAsync"'; }
 
 # alloc_record PTR: the allocation call that made PTR (alloc#K), from its K.
-alloc_record() { calls class=alloc "alloc=${1#*#}" | head -n 1; }
+alloc_record() { calls --first class=alloc "alloc=${1#*#}"; }
 
 # The probe's questions, in the order it asks them, and the trace record that must have produced each.
 PROBE_QUESTIONS=(
@@ -68,7 +68,8 @@ PROBE_QUESTIONS=(
 
 # hint: In pipeline(): cudaMallocAsync((void **)&d_chunk, bytes, stream) for each chunk's scratch, and
 # hint: cudaFreeAsync(d_chunk, stream) after its kernel: both queued on the stream, neither waits for the GPU.
-@test "step 2: gives each chunk scratch from cudaMallocAsync, freed with cudaFreeAsync in stream order (3 points)" {
+# hint: The results printed are the ones copied back: the grader scales them in one of its runs.
+@test "step 2: gives each chunk scratch from cudaMallocAsync, freed with cudaFreeAsync in stream order, and prints the GPU's results (3 points)" {
   local n k launches scratch rec free d2h bad out
   require_program
   n=$(chosen_n) k=$(chunks "$(chosen_n)")
@@ -85,7 +86,7 @@ PROBE_QUESTIONS=(
       fail "$(printf 'expected: each chunk read from scratch of its own size, allocated with cudaMallocAsync on the stream of its kernel\nhappened: %s read %s, from %s\nusual cause: %s' \
         "$(call_text "$rec")" "$scratch" "${bad:+$(call_text "$bad")}$([ -n "$bad" ] || echo "no allocation the trace knows")" \
         "the scratch comes from cudaMalloc (which cudaFree must then wait for), or is allocated on another stream than the chunk's work")"
-    free=$(calls fn=cudaFreeAsync "ptr=$scratch" status=0 | head -n 1)
+    free=$(calls --first fn=cudaFreeAsync "ptr=$scratch" status=0)
     [ -n "$free" ] ||
       fail "$(printf 'expected: the scratch %s given back with cudaFreeAsync\nhappened: its frees were:\n%s\nusual cause: cudaFree, which waits for the whole device before it returns, or no free at all' \
         "$scratch" "$(calls_of cudaFree | grep -F "$scratch" || echo "    none")")"
@@ -93,13 +94,14 @@ PROBE_QUESTIONS=(
       fail "$(printf 'expected: the free of %s ordered behind the kernel that reads it (%s)\nhappened: %s\nusual cause: cudaFreeAsync on another stream, with no event between: the memory may be handed out again while the kernel still reads it' \
         "$scratch" "$(call_text "$rec")" "$(call_text "$free")")"
   done <<<"$launches"
-  bad=$(calls fn=cudaMalloc status=0 | head -n 1)
+  bad=$(calls --first fn=cudaMalloc status=0)
   [ -z "$bad" ] || fail "$(printf 'expected: no cudaMalloc in the pipeline\nhappened: %s\nusual cause: the per-chunk cudaMalloc/cudaFree path is used where the stream-ordered one should be' "$(call_text "$bad")")"
   # The results printed are the kernels': the buffer they write (their second argument) copied back whole,
   # after every one of them.
   out=$(call_field "$(head -n 1 <<<"$launches")" args | cut -d, -f2 | sed 's/+.*//')
-  d2h=$(calls fn=cudaMemcpyAsync moved=DeviceToHost "src=$out" "bytes=$((n * 4))" status=0 | tail -n 1)
-  [ -n "$d2h" ] || fail "$(printf 'expected: the results, all %s bytes of %s, copied back with cudaMemcpyAsync\nhappened: its copies:\n%s\nusual cause: the copy back is missing, short, or from another buffer' "$((n * 4))" "$out" "$(calls_of cudaMemcpyAsync)")"
+  # Queued on the stream, or blocking once the stream is waited for: the order below is what counts.
+  d2h=$(calls "fn=cudaMemcpy*" moved=DeviceToHost "src=$out" "bytes=$((n * 4))" status=0 | awk -F '\t' '$2 ~ /^cudaMemcpy(Async)?$/' | tail -n 1)
+  [ -n "$d2h" ] || fail "$(printf 'expected: the results, all %s bytes of %s, copied back (cudaMemcpyAsync on the stream)\nhappened: its copies:\n%s\nusual cause: the copy back is missing, short, or from another buffer' "$((n * 4))" "$out" "$(calls_of cudaMemcpyAsync)")"
   while IFS= read -r rec; do
     follows "$(call_field "$rec" n)" "$(call_field "$d2h" n)" ||
       fail "$(printf 'expected: the copy of the results ordered behind every chunk'"'"'s kernel\nhappened: %s does not follow %s\nusual cause: the copy back on another stream than the kernels, with nothing ordering them' "$(call_text "$d2h")" "$(call_text "$rec")")"
@@ -110,6 +112,11 @@ PROBE_QUESTIONS=(
   expect_printed "results checked on the host: $n of $n as expected" \
     "a chunk was not transformed, or its scratch was freed before its kernel had read it"
   expect_printed "sum of the results: $(expected_sum "$n")" "the sum is of the results, as the kernels wrote them"
+  # The provenance run (lib/grading.bash): the copy back scaled by its factor once the wait covered it.
+  provenance_run "provenance-$n" f32 "$n"
+  d2h=$(calls "fn=cudaMemcpy*" moved=DeviceToHost "bytes=$((n * 4))" status=0 | awk -F '\t' '$2 ~ /^cudaMemcpy(Async)?$/' | tail -n 1)
+  expect_provenance "sum of the results: $(expected_sum "$n" | awk -v f="$(call_field "$d2h" scale)" '{ printf "%.0f\n", $1 * (f == "" ? 1 : f) }')" \
+    "the results copied back by $(call_field "$d2h" scale)"
 }
 
 # hint: cudaDeviceGetDefaultMemPool(&pool, 0), then cudaMemPoolSetAttribute(pool,
@@ -153,7 +160,7 @@ PROBE_QUESTIONS=(
   mapped=$(calls fn=cudaHostAlloc "bytes=$bytes" status=0 | awk -F '\t' '{ f = $7; sub(/.* flags=/, "", f); sub(/ .*/, "", f); if (int(f / 2) % 2 == 1) print }' | head -n 1)
   [ -n "$mapped" ] ||
     fail "$(printf 'expected: cudaHostAlloc of %s bytes with cudaHostAllocMapped\nhappened: %s\nusual cause: the zero-copy buffer is not allocated yet, or without the flag that maps it' "$bytes" "$(calls_of cudaHostAlloc | head -n 2)")"
-  [ -n "$(calls fn=cudaHostGetDevicePointer "host=$(call_field "$mapped" ptr)" status=0 | head -n 1)" ] ||
+  [ -n "$(calls --first fn=cudaHostGetDevicePointer "host=$(call_field "$mapped" ptr)" status=0)" ] ||
     fail "expected: the device's pointer to $(call_field "$mapped" ptr) from cudaHostGetDevicePointer; happened: no such call"
   # malloc may hand out memory where a freed pinned buffer was: the trace then names it freed#K+OFFSET
   reg=$(calls fn=cudaHostRegister "bytes=$bytes" status=0 | awk -F '\t' '$7 ~ /^host=(host|freed#[^ ]*) /' | head -n 1)
@@ -162,7 +169,7 @@ PROBE_QUESTIONS=(
   for what in "zero-copy|$(call_field "$mapped" ptr)" "registered|$(call_field "$reg" ptr)"; do
     ptr=${what#*|} what=${what%|*}
     # the offset 0, a size_t, is written as a pointer would be ("null"): only the buffers and n are checked
-    launch=$(calls fn=cudaLaunchKernel kernel=transform_chunk status=0 "args=$ptr,$ptr,$n,*" | head -n 1)
+    launch=$(calls --first fn=cudaLaunchKernel kernel=transform_chunk status=0 "args=$ptr,$ptr,$n,*")
     [ -n "$launch" ] ||
       fail "$(printf 'expected: transform_chunk run in place on all %s floats of the %s buffer (%s)\nhappened: the launches were:\n%s\nusual cause: the kernel is given another pointer: a plain malloc pointer makes it fail with 700' \
         "$n" "$what" "$ptr" "$(calls_of cudaLaunchKernel | head -n 4)")"
@@ -200,10 +207,8 @@ PROBE_QUESTIONS=(
     pools=$(report_total live-pools)
     [ "${pools:-0}" = 0 ] || fail "expected: every pool made with cudaMemPoolCreate destroyed; happened: $pools still alive at exit"
   done
-  # The probe frees twice on purpose (a question): only its leaks count.
-  run_program --name probe -- --probe
-  expect_exit 0
-  expect_no_leaks
+  # The probe frees twice on purpose (a question): that free alone may fail.
+  expect_probe_frees_asked
 }
 
 # hint: The memory checker (compute-sanitizer, or the CPU backend's) reports any access outside an
@@ -240,6 +245,10 @@ PROBE_QUESTIONS=(
         "$what" "$k" "$n" "$k" "$k" "$alloc_fn" "$k" "$free_fn" "$count" "$allocs" "$alloc_fn" \
         "$(span_count "$s" "$e" "fn=$free_fn" status=0)" "$free_fn")"
   done
+  # The two timings must hold the same work, so that their ratio is the allocators' alone.
+  [ "$(span_work "$(cut -f2 <<<"$first")" "$(cut -f3 <<<"$first")")" = "$(span_work "$(cut -f2 <<<"$second")" "$(cut -f3 <<<"$second")")" ] ||
+    fail "$(printf 'expected: the two timed pipelines doing the same work, the allocator aside\nhappened: per-chunk cudaMalloc/cudaFree: %s\n          stream-ordered: %s\nusual cause: work added to one of the timed spans (a kernel run twice, an extra copy): the speed-up then compares something else' \
+      "$(span_work "$(cut -f2 <<<"$first")" "$(cut -f3 <<<"$first")")" "$(span_work "$(cut -f2 <<<"$second")" "$(cut -f3 <<<"$second")")")"
   s=$(cut -f2 <<<"$second") e=$(cut -f3 <<<"$second")
   [ "$(span_count "$s" "$e" fn=cudaMalloc status=0)" = 0 ] ||
     fail "expected: no cudaMalloc in the stream-ordered timing; happened: $(span_count "$s" "$e" fn=cudaMalloc status=0) call(s)"
@@ -265,12 +274,13 @@ PROBE_QUESTIONS=(
   require_program
   expect_real_oom "error: cudaMallocAsync of 400000000000 bytes failed: out of memory" \
     "the return value of cudaMallocAsync is not checked: it fails at once, not later in the stream"
-  # One chunk: each chunk's scratch is a new allocation, so every chunk would be a call site of its own for
-  # the sweep, and one is enough to fail each kind of call in the loop (the checker's step runs two).
-  fault_sweep --lesson-work 1001
-  fault_sweep --name sweep-host -- --host 1001
+  # One chunk, of a size drawn per grading (1 float to a whole chunk): each chunk's scratch is a new
+  # allocation, so every chunk would be a call site of its own for the sweep, and one is enough to fail
+  # each kind of call in the loop (the checker's step runs two).
+  fault_sweep --lesson-work "$(drawn sweep-n 1 "$CHUNK")"
+  fault_sweep --name sweep-host -- --host "$(drawn sweep-host-n 1 "$CHUNK")"
   run_program --name probe -- --probe
   expect_answers --find "${PROBE_QUESTIONS[@]}"
   fault_sweep --name sweep-probe --skip "$ANSWER_NS" -- --probe
-  fault_sweep --name sweep-timed -- --timed 1001
+  fault_sweep --name sweep-timed -- --timed "$(drawn sweep-timed-n 1 "$CHUNK")"
 }

@@ -14,7 +14,7 @@ setup() {
 
 # The calls the TODOs add: the chunks' copies and launches, the buffers' allocations (the skeleton makes none
 # of them). The failure sweep grades how the work is done, so it needs it done.
-LESSON_WORK="cudaMemcpyAsync=3 cudaLaunchKernel=2 cudaMalloc=3"
+LESSON_WORK="cudaMemcpy|cudaMemcpyAsync=3 cudaLaunchKernel=2 cudaMalloc=3"
 # The speed-up two streams must give the pipeline over 2^28 values (64 chunks of 2^22), copied from the data
 # set in pinned memory, against one stream that waits after each chunk. Expected on the H200 (the solution's
 # timed() says how): a chunk's copy ~0.31 ms, its sum ~0.18 ms; ~0.5 ms a chunk one after the other against
@@ -33,11 +33,16 @@ CPU_TIMED_N=2097152 # 8 chunks of MIN_CHUNK: the step's other checks, quickly
 # hint: run_pipeline(): for chunk k on stream s = k % streams, cudaMemcpyAsync the staging buffer to the
 # hint: stream's device buffer, then sum_steps<<<sum_blocks(count), SUM_THREADS, 0, stream>>>; the last chunk
 # hint: is shorter (count = n - first). Copy each stream's sum back and cudaStreamSynchronize it before adding.
-@test "step 2: sums every value of the data set, chunk by chunk, for a size and budget the grader chooses (3 points)" {
+# hint: The total is of the sums copied back: the grader scales each one in one of its runs.
+@test "step 2: sums every value of the data set on the GPU, chunk by chunk, for a size and budget the grader chooses (3 points)" {
   require_program
   run_a
   expect_exit 0
   expect_summed "$(size_a)" "a chunk summed twice or not at all, or the staging buffer read into again before its copy had left it"
+  # The provenance run (lib/grading.bash): each sum scaled on its way back; the total printed must be of them.
+  provenance_run "provenance-$(size_a)" i64 --budget "$(budget_a)" "$(size_a)"
+  expect_provenance "sum of steps: $(provenance_total "$(size_a)")" \
+    "each sum copied back by its own factor ($(calls status=0 | grep -o ' scale=[0-9]*' | cut -d= -f2 | paste -sd, -))"
 }
 
 # hint: allocate_device() and allocate_host() run once, before the first chunk: the loop only reuses the
@@ -69,7 +74,7 @@ CPU_TIMED_N=2097152 # 8 chunks of MIN_CHUNK: the step's other checks, quickly
   expect_peak_within "$(budget_a)" "the --budget given ($(budget_a) bytes)"
   run_b
   expect_exit 0
-  info=$(calls fn=cudaMemGetInfo status=0 | head -n 1)
+  info=$(calls --first fn=cudaMemGetInfo status=0)
   [ -n "$info" ] && [ "$(call_field "$info" n)" -lt "$(first_n class=alloc)" ] ||
     fail "$(printf 'expected: without --budget, cudaMemGetInfo asked before the first allocation (the grader gave it %s MiB)\nhappened: %s\nusual cause: a budget typed in, not asked of the device' \
       "$LEAVE_B" "${info:+$(call_text "$info")}$([ -n "$info" ] || echo "no cudaMemGetInfo call")")"
@@ -119,7 +124,7 @@ CPU_TIMED_N=2097152 # 8 chunks of MIN_CHUNK: the step's other checks, quickly
 # hint: after each chunk, then on STREAMS streams. Both timings are given; the second must be faster because
 # hint: one chunk is summed on one stream while the next is copied on the other.
 @test "step 7: two streams make the pipeline faster than one stream that waits after each chunk (2 points)" {
-  local n spans span idx s e launches bytes streams want t1 t2 ratio line
+  local n spans span idx s e launches bytes streams want t1 t2 ratio line summed first_launches=""
   require_program
   run_timed "$GPU_TIMED_N" "$CPU_TIMED_N"
   n=$TIMED_SIZE
@@ -133,6 +138,12 @@ CPU_TIMED_N=2097152 # 8 chunks of MIN_CHUNK: the step's other checks, quickly
     s=$(cut -f2 <<<"$span") e=$(cut -f3 <<<"$span")
     bytes=$(calls fn=cudaMemcpyAsync moved=HostToDevice status=0 | awk -F '\t' -v s="$s" -v e="$e" '$1 > s && $1 < e { v = " " $7 " "; sub(/.* bytes=/, "", v); sub(/ .*/, "", v); t += v * $6 } END { print t + 0 }')
     launches=$(span_count "$s" "$e" fn=cudaLaunchKernel kernel=sum_steps status=0)
+    summed=$(calls fn=cudaLaunchKernel kernel=sum_steps status=0 | awk -F '\t' -v s="$s" -v e="$e" '$1 > s && $1 < e { v = " " $7 " "; sub(/.* args=/, "", v); sub(/ .*/, "", v); split(v, a, ","); t += a[2] * $6 } END { print t + 0 }')
+    # Exactly the pipeline's work, in each: every value summed once, by as many launches as the other has.
+    [ "$summed" = "$n" ] && { [ "$idx" = 1 ] || [ "$launches" = "$first_launches" ]; } ||
+      fail "$(printf 'expected: each timing holds the same pipeline, once: sum_steps over the %s values, in as many launches as the other\nhappened: timing %s sums %s values in %s launch(es)%s\nusual cause: work run twice, or added, inside one timed span: the speed-up then compares something else' \
+        "$n" "$idx" "$summed" "$launches" "$([ "$idx" = 1 ] || echo ", the first in $first_launches")")"
+    first_launches=$launches
     streams=$(calls fn=cudaLaunchKernel kernel=sum_steps status=0 | awk -F '\t' -v s="$s" -v e="$e" '$1 > s && $1 < e { v = " " $7 " "; sub(/.* stream=/, "", v); sub(/ .*/, "", v); seen[v] = 1 } END { print length(seen) }')
     # the first on one stream, the second on two or more
     [ "$bytes" = "$((n * 4))" ] && [ "$launches" -ge 2 ] && [ "$((streams >= 2 ? 2 : streams))" = "$idx" ] ||

@@ -20,18 +20,14 @@ build() {  # the grader's command line with the real compiler (and its trace, fo
     nvcc ${arch[@]+"${arch[@]}"} -O2 -g -lineinfo -Xcompiler -Wall,-Wextra -I "$cases_dir" -o "$2" "$1" \
         ${shim[@]+"${shim[@]}"} "${@:3}"
 }
-# The grader's trace (grader/shim/), built once as grader/lib/build.sh builds it, for the cases that read its
-# report: their objects and the linker's --wrap list.
+# The grader's trace, built as the grader builds it on a GPU (trace_object in grader/lib/build.sh: its parts
+# linked into one object), for the cases that read its report: that object and the linker's --wrap list.
 shim_link=()
 shim_objects() {
-    local f dir=$here/../../grader/shim wrap
-    mkdir -p "$logdir/shim"
-    for f in trace wrappers kernel_info; do
-        nvcc -O2 -c "$dir/$f.c" -o "$logdir/shim/$f.o" || return 1
-        shim_link+=("$logdir/shim/$f.o")
-    done
-    wrap=$("$dir/wrapped.sh")
-    shim_link+=(-Xlinker "--wrap=${wrap//$'\n'/,--wrap=}")
+    local obj wrap root=$here/../..
+    obj=$(WB_BUILD="$logdir/shim" bash -c '. "$1/grader/lib/build.sh" && trace_object' _ "$root") || return 1
+    wrap=$("$root/grader/shim/wrapped.sh")
+    shim_link+=("$obj" -Xlinker "--wrap=${wrap//$'\n'/,--wrap=}")
 }
 sanitizer_cmd() { echo compute-sanitizer; }
 

@@ -39,21 +39,45 @@ expected_sum() {
 # waited for before the line is printed. CAUSE: the usual cause of a wrong sum.
 expect_summed() {
   local n=$1 copies launches bytes counted d2h
-  copies=$(calls fn=cudaMemcpyAsync kind=HostToDevice status=0)
+  # Any copy counts here, whatever its kind named and whether it waits: overlapping them is step 6's.
+  copies=$(calls "fn=cudaMemcpy*" moved=HostToDevice status=0 | awk -F '\t' '$2 ~ /^cudaMemcpy(Async)?$/')
   bytes=$(awk -F '\t' '{ v = " " $7 " "; sub(/.* bytes=/, "", v); sub(/ .*/, "", v); t += v * $6 } END { print t + 0 }' <<<"$copies")
   [ "$bytes" = "$((n * 4))" ] ||
-    fail "$(printf 'expected: the %s values (%s bytes) copied to the device once each, in chunks (cudaMemcpyAsync, HostToDevice)\nhappened: %s bytes copied in %s call(s)\nusual cause: the last, shorter chunk dropped or copied whole, or a chunk copied twice' \
+    fail "$(printf 'expected: the %s values (%s bytes) copied to the device once each, in chunks (cudaMemcpyAsync)\nhappened: %s bytes copied in %s call(s)\nusual cause: the last, shorter chunk dropped or copied whole, or a chunk copied twice' \
       "$n" "$((n * 4))" "$bytes" "$(grep -c . <<<"$copies")")"
   launches=$(calls fn=cudaLaunchKernel kernel=sum_steps status=0)
   counted=$(awk -F '\t' '{ a = $7; sub(/.* args=/, "", a); sub(/ .*/, "", a); split(a, v, ","); t += v[2] * $6 } END { print t + 0 }' <<<"$launches")
   [ "$counted" = "$n" ] ||
     fail "$(printf 'expected: sum_steps launched over the %s values, one launch per chunk\nhappened: its launches covered %s values\nusual cause: a launch given the whole chunk size for the last chunk, or a chunk not summed' "$n" "$counted")"
-  d2h=$(calls fn=cudaMemcpyAsync kind=DeviceToHost status=0 | cut -f1 | tr '\n' ' ')
-  [ -n "$d2h" ] || fail "expected: the sums copied back with cudaMemcpyAsync; happened: no such copy; the program $RUN_HOW"
+  d2h=$(calls "fn=cudaMemcpy*" moved=DeviceToHost status=0 | awk -F '\t' '$2 ~ /^cudaMemcpy(Async)?$/' | cut -f1 | tr '\n' ' ')
+  [ -n "$d2h" ] || fail "expected: the sums copied back to the host (cudaMemcpyAsync, or cudaMemcpy); happened: no such copy; the program $RUN_HOW"
   # shellcheck disable=SC2086 # one call number per word
   expect_waited "the copies of the sums" "sum of steps: " \
     "each sum is copied back on its stream: cudaStreamSynchronize that stream before the host reads it" $d2h
   expect_printed "sum of steps: $(expected_sum "$n")" "$2"
+}
+
+# provenance_total N: the total the provenance run (lib/grading.bash) must print for its N values: each sum
+# the program copied back, times its copy's scale. A sum is what the sum_steps launches that add into it
+# counted: launch k sums the data set's values from where launch k - 1 stopped (the chunks in order),
+# its count of them; the sum it adds into is its third argument.
+provenance_total() {
+  calls status=0 | awk -F '\t' -v n="$1" "$RECORD_AWK"'
+    BEGIN { m = 16384
+      for (x = 1; x <= m; x++) { y = x; c = 0; while (y != 1) { y = (y % 2) ? 3 * y + 1 : y / 2; c++ }; steps[x] = c }
+      pre[0] = 0; for (i = 0; i < m; i++) pre[i + 1] = pre[i] + steps[(i * 40503 + 12345) % m + 1] }
+    function upto(x) { return int(x / m) * pre[m] + pre[x % m] }
+    $2 == "cudaLaunchKernel" && field("kernel") == "sum_steps" {
+      split(field("args"), a, ","); count = a[2] + 0
+      for (t = 0; t < $6; t++) { key = ptr_base(a[3]) SUBSEP ptr_offset(a[3]); partial[key] += upto(first + count) - upto(first); first += count }
+      next }
+    $2 ~ /^cudaMemcpy/ && field("scale") != "" {
+      copies[++nc] = ptr_base(field("src")) SUBSEP ptr_offset(field("src")) SUBSEP field("bytes") SUBSEP field("scale") }
+    END {
+      for (key in partial) { split(key, k, SUBSEP); sc = 1
+        for (c = 1; c <= nc; c++) { split(copies[c], cp, SUBSEP); if (cp[1] == k[1] && cp[2] <= k[2] && k[2] < cp[2] + cp[3]) sc = cp[4] }
+        total += partial[key] * sc }
+      printf "%.0f\n", total }'
 }
 
 # device_allocs: the last run's device allocations (successful or not), for a message.
@@ -157,11 +181,14 @@ trace_early_refill() {
   done
 }
 
-# expect_gives_up: with a device budget of 1 MiB, even the smallest chunks do not fit: the program halves down to
-# MIN_CHUNK, then keeps the contract for the allocation that failed last, having freed what it held.
+# expect_gives_up: with a device budget drawn below what two of the smallest chunks need (a quarter of a MiB
+# to just under 2 MiB), even they do not fit: the program halves down to MIN_CHUNK from a --budget drawn
+# from 16 to 512 MiB, then keeps the contract for the allocation that failed last, having freed what it held.
 expect_gives_up() {
-  local last bytes line why
-  run_program --name gives-up --env "CUDAWB_DEVICE_BUDGET=$MIB" -- --budget $((64 * MIB)) "$(size_c)"
+  local last bytes line why device budget
+  device=$(drawn gives-up-device $((MIB / 4)) $((2 * MIN_CHUNK * 4 - 4096)))
+  budget=$(drawn gives-up-budget $((16 * MIB)) $((512 * MIB)))
+  run_program --name gives-up --env "CUDAWB_DEVICE_BUDGET=$device" -- --budget "$budget" "$(size_c)"
   last=$(calls class=alloc status=2 | tail -n 1)
   bytes=$(call_field "$last" bytes)
   line=$(grep -m1 '^error: ' "$RUN_DIR/stderr" || true)
@@ -169,7 +196,7 @@ expect_gives_up() {
   if [ "$RUN_NORMAL" != 1 ] || [ "$RUN_STATUS" -ne 1 ]; then
     why="it $RUN_HOW"
   elif [ -z "$last" ]; then
-    why="no allocation failed, though the device had 1 MiB for it"
+    why="no allocation failed, though the device had $device bytes for it"
   elif [ "$(grep -c '^error: ' "$RUN_DIR/stderr")" -ne 1 ] || [[ $line != *"$(call_field "$last" fn)"* ]] ||
     [[ $line != *" $bytes "* ]] || [[ $line != *": $(error_string "$(call_field "$last" status)")" ]]; then
     why="its stderr: $(excerpt "$RUN_DIR/stderr" 3 | sed 's/^ *//')"
@@ -177,8 +204,8 @@ expect_gives_up() {
     why="it did not release what it held: $(leaks_beyond "" | tr -s ' ')"
   fi
   [ -z "$why" ] ||
-    fail "$(printf 'expected: with 1 MiB of device memory and a --budget of 64 MiB, chunks halved down to the smallest, then one "error: %s of %s bytes failed: out of memory" line for the allocation that failed last, everything released, exit status 1\nhappened: %s\nusual cause: a retry that never gives up, or a failure whose return value is not checked' \
-      "$(call_field "$last" fn)" "${bytes:-N}" "$why")"
+    fail "$(printf 'expected: with %s bytes of device memory and a --budget of %s, chunks halved down to the smallest, then one "error: %s of %s bytes failed: out of memory" line for the allocation that failed last, everything released, exit status 1\nhappened: %s\nusual cause: a retry that never gives up, or a failure whose return value is not checked' \
+      "$device" "$budget" "$(call_field "$last" fn)" "${bytes:-N}" "$why")"
   expect_retries_freed 2
 }
 
@@ -208,13 +235,14 @@ survived_allocation() {
   read -r what _ <<<"$(retry_report)"
   [ "$what" = fails ] || { echo "it tried again without freeing what it held, or without halving the chunk"; return 1; }
   [ "$(report_total live)" = 0 ] || { echo "it left device or pinned memory allocated"; return 1; }
-  grep -qxF "sum of steps: $(expected_sum "$SWEEP_N")" "$RUN_DIR/stdout" ||
+  grep -qxF "sum of steps: $(expected_sum "$(sweep_n)")" "$RUN_DIR/stdout" ||
     { echo "it went on with smaller chunks, but printed a wrong sum: $(grep -m1 '^sum of steps' "$RUN_DIR/stdout")"; return 1; }
 }
 
-# The failure sweep's run: without --budget, under a device budget of LEAVE_SWEEP MiB, three chunks of 2 x MIN_CHUNK (the
-# solution's first size there: a failed allocation of it is survived with chunks of MIN_CHUNK).
-SWEEP_N=$((4 * MIN_CHUNK + 1001))
+# The failure sweep's run: without --budget, under a device budget of LEAVE_SWEEP MiB, two to three chunks of
+# 2 x MIN_CHUNK (the solution's first size there: a failed allocation of it is survived with chunks of
+# MIN_CHUNK), of a size drawn per grading.
+sweep_n() { drawn sweep-n $((2 * MIN_CHUNK + 1)) $((6 * MIN_CHUNK)); }
 sweep_chunks() {
-  fault_sweep --lesson-work --env "CUDAWB_DEVICE_BUDGET=$((LEAVE_SWEEP * MIB))" --survive survived_allocation -- "$SWEEP_N"
+  fault_sweep --lesson-work --env "CUDAWB_DEVICE_BUDGET=$((LEAVE_SWEEP * MIB))" --survive survived_allocation -- "$(sweep_n)"
 }

@@ -14,7 +14,7 @@ WB_CFLAGS=(-O2 -g -lineinfo -Xcompiler -Wall,-Wextra)
 WB_COMPILE_TIMEOUT=180
 WB_COMPILE_MEMORY_MB=${WB_COMPILE_MEMORY_MB:-4096} # a compile's heap (RLIMIT_DATA)
 WB_COMPILE_OUTPUT_MB=${WB_COMPILE_OUTPUT_MB:-256}  # the largest file it may write
-# Builds the trace's object NAME (grader/shim/NAME.c: trace, wrappers, kernel_info, cublas) for a real GPU
+# Builds the trace's object NAME (grader/shim/NAME.c: trace, provenance, wrappers, kernel_info, cublas) for a real GPU
 # once; prints its path. The CPU backend builds the same sources itself (cpu/Makefile).
 shim_object() {
   local obj=$WB_BUILD/tools/shim-$1.o src=$WB_ROOT/grader/shim/$1.c newest tmp
@@ -30,11 +30,11 @@ shim_object() {
   printf '%s\n' "$obj"
 }
 
-# trace_object [cublas]: the trace as a program links it on a real GPU (trace, wrappers, kernel_info, and the
+# trace_object [cublas]: the trace as a program links it on a real GPU (trace, provenance, wrappers, kernel_info, and the
 # cuBLAS wrappers with cublas), built once: one object whose only global names are the wrappers
 # (grader/shim/link-trace.sh, which the CPU backend's build uses too).
 trace_object() {
-  local name=trace parts=(trace wrappers kernel_info) objs=() f obj newest
+  local name=trace parts=(trace provenance wrappers kernel_info) objs=() f obj newest
   [ "${1:-}" != cublas ] || { name=trace-cublas; parts+=(cublas); }
   for f in "${parts[@]}"; do objs+=("$(shim_object "$f")") || return 1; done
   obj=$WB_BUILD/tools/$name.o

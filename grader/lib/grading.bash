@@ -14,6 +14,10 @@ WB_BUILD=${WB_BUILD:-$WB_ROOT/build}
 bats_load_library bats-support
 bats_load_library bats-assert
 bats_load_library bats-file
+# Bats's DEBUG trap records a stack trace before every command a step runs: 50 times a command's own cost,
+# and most of a grading's time. Our failures explain themselves (what was expected, what happened, the
+# usual cause), and report.sh drops Bats's stack trace lines, so the steps run without it.
+trap - DEBUG
 
 WB_LESSON=${WB_LESSON:-$(basename "$BATS_TEST_FILENAME" .bats)}
 WB_TIMEOUT=${WB_TIMEOUT:-20}           # seconds one run of the student's program may take
@@ -23,14 +27,15 @@ WB_MAX_PROCS=${WB_MAX_PROCS:-256}       # its processes and threads, in the sand
 WB_SWEEP_MAX=${WB_SWEEP_MAX:-64}       # call sites the failure sweep tries at most, per mode
 WB_SANITIZER_EXIT=86                   # compute-sanitizer's exit status when it found errors
 
-# The folder this run of the grader works in (build outputs, program runs, the snapshot of expected/).
-wb_work() { printf '%s\n' "${WB_WORK:-$WB_BUILD/check/$WB_LESSON}"; }
+# WB_WORK: the folder this grading works in (build outputs, program runs, the snapshot of expected/), set
+# by whoever loads this file (check.sh). Read as a variable, not through a function: a $(...) is a fork,
+# and a grading reads it thousands of times.
 
 # --- once per lesson: build, and snapshot the expected outputs ------------------------------------
 
 lesson_setup_file() {
   local work
-  work=$(wb_work)
+  work=$WB_WORK
   [ -n "${WB_BACKEND:-}" ] || backend_choose "${BACKEND:-auto}"
   mkdir -p "$work"
   # The program runs only after this copy is taken, so it cannot change what it is compared with.
@@ -43,15 +48,71 @@ lesson_setup_file() {
   echo "$(( ($(date +%s%N) - start) / 1000000 ))" >"$work/build/elapsed-ms" # grader/bench/grading-time.sh
 }
 
-expected_file() { printf '%s\n' "$(wb_work)/expected/$1"; }
+expected_file() { printf '%s\n' "$WB_WORK/expected/$1"; }
 
 # chosen_n: the size of a lesson's graded run, chosen once when grading starts (1001 to WB_CHOSEN_MAX+1000,
 # default 2000000; WB_SEED fixes it), so that no printed line can be written in advance: every expected
 # line is computed from it, and checked against the trace.
 chosen_n() {
   local file
-  file=$(wb_work)/chosen-n
+  file=$WB_WORK/chosen-n
   [ -s "$file" ] || echo $(( (${WB_SEED:-$RANDOM$RANDOM} % ${WB_CHOSEN_MAX:-2000000}) + 1001 )) >"$file"
+  cat "$file"
+}
+
+# provenance_run NAME TYPE ARGS...: the program run again as the provenance run (grader/shim/provenance.c):
+# every copy that brings device data to the host multiplies what it brought, elements of TYPE (f32, f64, i32,
+# i64), by 2, 8 or 32, drawn per copy from a seed drawn per grading (WB_SEED fixes it); the copy's record
+# says by what (scale=F). Results printed from the device's data then change as the grader predicts;
+# results computed on the host behind a decoy copy do not.
+provenance_run() {
+  local name=$1 type=$2
+  shift 2
+  run_program --name "$name" --env "CUDAWB_PROVENANCE=$type:$(provenance_seed)" -- "$@"
+}
+
+# provenance_seed: the provenance run's seed, drawn once per grading (WB_SEED fixes it).
+provenance_seed() {
+  local file
+  file=$WB_WORK/provenance-seed
+  [ -s "$file" ] || echo $(( ${WB_SEED:-$RANDOM$RANDOM} * 7 + 3 )) >"$file"
+  cat "$file"
+}
+
+# expect_provenance LINE WHAT: the provenance run printed LINE, the results as the grader predicts them once
+# the copies WHAT were scaled.
+expect_provenance() {
+  local got
+  grep -qxF -- "$1" "$RUN_DIR/stdout" && return 0
+  got=$(grep -m1 -F -- "${1%%: *}" "$RUN_DIR/stdout" || true)
+  fail "$(printf 'expected: the printed results follow the data the GPU computed. In a run where the grader multiplied
+%s on its way to the host, the line
+    %s
+printed:  %s
+usual cause: the results printed are computed on the host, or read from memory the copy back does not fill' \
+    "$2" "$1" "${got:-(no such line; the program $RUN_HOW)}")"
+}
+
+# drawn NAME LO HI: a whole number from LO to HI, drawn once per grading for NAME (the same in every step
+# that asks; WB_SEED fixes it, as it fixes chosen_n). Half the draws are log-uniform, so that small values
+# are tried as often as large ones, and an eighth each are LO and HI themselves: the edges of a range
+# are where a program written for the middle fails. For the sizes, options and budgets a run is given, so
+# that no behaviour can depend on a fixed setup.
+drawn() {
+  local file lo=$2 hi=$3 seed
+  file=$WB_WORK/drawn-$1
+  if [ ! -s "$file" ]; then
+    seed=${WB_SEED:-$RANDOM$RANDOM}
+    awk -v seed="$seed" -v name="$1" -v lo="$lo" -v hi="$hi" 'BEGIN {
+      for (i = 1; i <= length(name); i++) seed = (seed * 31 + index("abcdefghijklmnopqrstuvwxyz0123456789-_", substr(name, i, 1))) % 2147483647
+      srand(seed); pick = rand()
+      if (pick < 0.125) v = lo
+      else if (pick < 0.25) v = hi
+      else if (pick < 0.75) v = int(exp(log(lo > 0 ? lo : 1) + rand() * (log(hi) - log(lo > 0 ? lo : 1))) + 0.5)
+      else v = lo + int(rand() * (hi - lo + 1))
+      if (v < lo) v = lo; if (v > hi) v = hi
+      printf "%d\n", v }' >"$file"
+  fi
   cat "$file"
 }
 
@@ -64,12 +125,12 @@ expect_printed() {
 }
 # The program the runs use: the build made when grading started, or WB_ALT_BUILD's, another build of the
 # same sources that a step made itself (lesson 00 builds them again with other nvcc flags).
-program() { printf '%s\n' "$(wb_work)/build${WB_ALT_BUILD:+/$WB_ALT_BUILD}/program"; }
+program() { printf '%s\n' "$WB_WORK/build${WB_ALT_BUILD:+/$WB_ALT_BUILD}/program"; }
 
 # Fails the step when the program did not build; skips it when nothing here can run CUDA code.
 require_program() {
   local status
-  status=$(cat "$(wb_work)/build/status" 2>/dev/null || echo missing)
+  status=$(cat "$WB_WORK/build/status" 2>/dev/null || echo missing)
   [ "$status" = ok ] || fail "cannot run: the program did not build ($status; step 1 shows why)"
   [ "$WB_BACKEND" != none ] || skip "cannot run here: ${WB_SKIP_WHY:-$WB_BACKEND_WHY}"
 }
@@ -79,7 +140,7 @@ require_program() {
 
 # run_program [--name NAME] [--env K=V]... [--sanitize] [--] ARGS...
 # Runs the program (or the memory checker on it) in the sandbox (lib/sandbox.sh) with a time limit and
-# limits on output, memory, processes and CPU time; its results go to RUN_DIR=$(wb_work)/runs/NAME, which
+# limits on output, memory, processes and CPU time; its results go to RUN_DIR=$WB_WORK/runs/NAME, which
 # the program cannot write: it writes its stdout and stderr there through descriptors the grader opened,
 # its report through one bound file, and anything else into a private scratch folder that is gone
 # after the run. Sets RUN_DIR, RUN_STATUS (exit status), RUN_HOW (a phrase: "exited with status 1", "was
@@ -98,7 +159,7 @@ run_program() {
       *) break ;;
     esac
   done
-  RUN_DIR=$(wb_work)/runs/$name
+  RUN_DIR=$WB_WORK/runs/$name
   if [ -f "$RUN_DIR/status" ]; then
     run_status_load "$RUN_DIR/status"
     expect_sealed
@@ -124,7 +185,8 @@ run_program() {
   # The key is in no command line and no environment: a file in the program's scratch folder holds it,
   # which the trace reads and removes before any of the program's code runs (CUDAWB_REPORT_KEY_FILE names
   # it). In the sandbox bubblewrap makes that file from a pipe (descriptor 3), which is empty once read.
-  key=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
+  # 256 bits from the kernel's random source (SRANDOM is getrandom(2)), without a fork.
+  printf -v key '%08x' "$SRANDOM" "$SRANDOM" "$SRANDOM" "$SRANDOM" "$SRANDOM" "$SRANDOM" "$SRANDOM" "$SRANDOM"
   cmd=(env CUDAWB_SCHEDULE=reverse "${envs[@]}" CUDAWB_REPORT="$report" CUDAWB_REPORT_KEY_FILE="$home/.report-key" "${cmd[@]}")
   # The time limit runs inside, so that its SIGTERM reaches the program (whose report then says where it
   # was); the one outside stops a sandbox whose program killed its own time limit.
@@ -133,7 +195,7 @@ run_program() {
     sandbox_own "$RUN_DIR/report"
     # Processes and threads, counted inside the sandbox's user namespace: a fork storm stops there.
     command -v prlimit >/dev/null 2>&1 && nproc=(prlimit --nproc="$WB_MAX_PROCS" --)
-    sandbox_command sandbox --ro "$(wb_work)/build" --ro "$WB_ROOT/cpu/bin" --bind "$RUN_DIR/report" "$report" \
+    sandbox_command sandbox --ro "$WB_WORK/build" --ro "$WB_ROOT/cpu/bin" --bind "$RUN_DIR/report" "$report" \
       --scratch "$home" --file 3 "$home/.report-key" --chdir "$home" -- "${nproc[@]}"
   else
     # No sandbox (WB_NO_SANDBOX, or no bubblewrap: check.sh said so): a scratch folder of its own at least.
@@ -142,7 +204,7 @@ run_program() {
   fi
   # Where the machine has one, a cgroup of its own: a memory limit on all it touches, and its end.
   if [ "$boxed" = 1 ]; then sandbox_cgroup_open cgroup || true; fi
-  start=$(date +%s%N)
+  start=${EPOCHREALTIME//[!0-9]/} # microseconds
   (
     [ -z "$cgroup" ] || echo "$BASHPID" >"$cgroup/cgroup.procs" || exit 1
     if [ "$boxed" = 1 ]; then cd "$RUN_DIR" || exit 1; else cd "$home" || exit 1; fi
@@ -157,14 +219,16 @@ run_program() {
     # The key's pipe, for bubblewrap's --file 3 (without the sandbox the file is written above).
     if [ "$boxed" = 1 ]; then exec 3<<<"$key"; fi
     # A clean environment: the program learns nothing about the grader (paths, settings) from it.
-    mapfile -t keep < <(env | grep -E '^(LD_LIBRARY_PATH|CUDA_[A-Z_]*|NVIDIA_[A-Z_]*|CUDAWB_CPU_[A-Z_]*)=' || true)
+    for v in ${!LD_LIBRARY_PATH*} ${!CUDA_*} ${!NVIDIA_*} ${!CUDAWB_CPU_*}; do
+      [[ $v =~ ^(LD_LIBRARY_PATH|CUDA_[A-Z_]*|NVIDIA_[A-Z_]*|CUDAWB_CPU_[A-Z_]*)$ && ${!v@a} == *x* ]] && keep+=("$v=${!v}")
+    done
     exec env -i PATH="$PATH" HOME="$home" "${keep[@]}" timeout --kill-after=2 "$((WB_TIMEOUT + 10))" "${sandbox[@]}" "${cmd[@]}" </dev/null >"$RUN_DIR/stdout" 2>"$RUN_DIR/stderr"
   ) && RUN_STATUS=0 || RUN_STATUS=$?
-  elapsed=$(($(date +%s%N) - start))
+  elapsed=$(( ${EPOCHREALTIME//[!0-9]/} - start ))
   rm -f "$home/.report-key" # read and removed by the trace, unless the program never started
   oom=$(sandbox_cgroup_close "$cgroup")
-  echo "$((elapsed / 1000000))" >"$RUN_DIR/elapsed-ms" # read by grader/bench/run.sh
-  elapsed=$((elapsed / 1000000000))
+  echo "$((elapsed / 1000))" >"$RUN_DIR/elapsed-ms" # read by grader/bench/run.sh
+  elapsed=$((elapsed / 1000000))
   cap_bytes=$((WB_OUTPUT_CAP_KB * 1024))
   RUN_NORMAL=0
   if { [ "$RUN_STATUS" -eq 124 ] || [ "$RUN_STATUS" -eq 137 ]; } && [ "$elapsed" -ge "$WB_TIMEOUT" ]; then
@@ -237,8 +301,8 @@ signal_where() {
   addr=$(call_field "$rec" addr)
   case $addr in
     alloc#*|managed#*|pinned#*|freed#*)
-      alloc=$(calls "ptr=${addr%%+*}" | head -n 1)
-      [[ $addr == freed#* ]] && alloc=$(calls "ptr=alloc#${addr#freed#}" | head -n 1)
+      alloc=$(calls --first "ptr=${addr%%+*}")
+      [[ $addr == freed#* ]] && alloc=$(calls --first "ptr=alloc#${addr#freed#}")
       [[ $addr == freed#* ]] && what="memory already freed" || what="device memory"
       printf 'at %s, host code touched %s (%s%s), %s the host cannot use: copy it to host memory first' \
         "$(call_field "$rec" line)" "$addr" "$(call_field "$alloc" fn) of $(call_field "$alloc" bytes) bytes" \
@@ -340,7 +404,7 @@ site_text() {
       # (cudaMalloc<T>) names the student's line. At -O2 nvcc's debug information names inlined frames
       # after its intermediate file (tmpxft_..._alloc.cudafe1.cpp:56) while the line is the student's.
       local frame first="" files sandbox=()
-      files=" $(student_files)"
+      student_files files
       # The student's executable is read in the sandbox, as trace_table reads it: a crafted one must not
       # reach the grader.
       ! sandbox_available || sandbox_command sandbox --ro "$(dirname "$(program)")" --
@@ -413,15 +477,33 @@ expect_no_leaks() {
     "$live" "${streams:-0}" "${events:-0}" "${handles:-0}" "${leaks:+$'\n'$leaks}")"
 }
 
-# Fails when the last run freed a pointer that was not a live allocation (double free, host pointer).
+# expect_no_invalid_frees [--except "N..."]: fails when the last run freed a pointer that was not a live
+# allocation (double free, host pointer); --except: but for the calls N (a probe's questions, ANSWER_NS).
 expect_no_invalid_frees() {
-  local bad
-  bad=$(report_total invalid-frees)
+  local bad except=""
+  [ "${1:-}" != --except ] || except=" $2 "
+  if [ -n "$except" ]; then
+    bad=$(calls class=free invalid=1 | awk -F '\t' -v ex="$except" 'index(ex, " " $1 " ") == 0' | grep -c . || true)
+  else
+    bad=$(report_total invalid-frees)
+  fi
   [ "${bad:-0}" = 0 ] && return 0
-  fail "$(printf 'expected: each allocation freed exactly once, with the matching call\nhappened: %s free call(s) returned cudaErrorInvalidValue:\n%s\nusual cause: freeing a pointer twice (set it to NULL after freeing it), or cudaFree on memory from cudaMallocHost' \
-    "$bad" "$(calls class=free invalid=1 | head -n 5 | while IFS= read -r c; do
+  fail "$(printf 'expected: each allocation freed exactly once, with the matching call%s\nhappened: %s free call(s) returned cudaErrorInvalidValue:\n%s\nusual cause: freeing a pointer twice (set it to NULL after freeing it), or cudaFree on memory from cudaMallocHost' \
+    "${except:+ (but where a probe question asks about one)}" "$bad" "$(calls class=free invalid=1 | awk -F '\t' -v ex="$except" 'ex == "" || index(ex, " " $1 " ") == 0' |
+      head -n 5 | while IFS= read -r c; do
       printf '    %s(%s) at %s\n' "$(call_field "$c" fn)" "$(call_field "$c" ptr)" "$(call_field "$c" line)"
     done)")"
+}
+
+# expect_probe_frees_asked: the probe's run (--probe, its questions PROBE_QUESTIONS) leaks nothing and frees
+# nothing invalid but where a question asks what such a free returns: the question's own call may be one;
+# any other free the runtime rejects is a mistake, as in any other run.
+expect_probe_frees_asked() {
+  run_program --name probe -- --probe
+  expect_exit 0
+  expect_no_leaks
+  expect_answers --find "${PROBE_QUESTIONS[@]}"
+  expect_no_invalid_frees --except "$ANSWER_NS"
 }
 
 # --- the out-of-memory contract ------------------------------------------------------------------
@@ -430,10 +512,10 @@ expect_no_invalid_frees() {
 # else the first allocation that ran out of memory (or cublasCreate's). Nothing when no call failed.
 failed_call() {
   local rec
-  rec=$(calls injected=1 | head -n 1)
-  [ -n "$rec" ] || rec=$(calls class=alloc status=2 | head -n 1)
+  rec=$(calls --first injected=1)
+  [ -n "$rec" ] || rec=$(calls --first class=alloc status=2)
   # cuBLAS out of its own memory (the grader left too little for it): CUBLAS_STATUS_ALLOC_FAILED.
-  [ -n "$rec" ] || rec=$(calls fn=cublasCreate status=3 | head -n 1)
+  [ -n "$rec" ] || rec=$(calls --first fn=cublasCreate status=3)
   printf '%s\n' "$rec"
 }
 
@@ -457,10 +539,12 @@ contract_kept() {
     fi
     return 1
   fi
-  fn=$(call_field "$rec" fn) bytes=$(call_field "$rec" bytes) code=$(call_field "$rec" status)
+  call_get fn "$rec" fn
+  call_get code "$rec" status
+  call_get bytes "$rec" bytes || true
   string=$(error_string "$code" "$fn")
-  lines=$(grep -c '^error: ' "$RUN_DIR/stderr" || true)
-  line=$(grep -m1 '^error: ' "$RUN_DIR/stderr" || true)
+  # How many "error: " lines, and the first, in one pass.
+  { read -r lines; IFS= read -r line; } < <(awk '/^error: / { if (!n++) first = $0 } END { print n + 0; print first }' "$RUN_DIR/stderr")
   if [ "$lines" -ne 1 ]; then
     echo "it printed $lines lines starting with \"error: \" on stderr, not one:"
     excerpt "$RUN_DIR/stderr" 4
@@ -564,7 +648,7 @@ expect_real_oom() {
 
 # fault_sweep [--name PREFIX] [--format plain|located] [--skip "N..."] [--] ARGS...: runs the program with
 # ARGS, then once more for each distinct call site of that run (a line of the student's file and the
-# function it called there), failing the first call made there (CUDAWB_FAIL_CALL), and checks the
+# function it called there), failing the first call made there (CUDAWB_FAIL_NTH), and checks the
 # contract each time. --skip "N...": calls whose sites are not failed (a probe's questions, whose failure is
 # an answer, not an error: every call at their lines is left alone). Allocations,
 # stream and event creations, operations and synchronizing calls are failed; releases, error-state
@@ -596,9 +680,12 @@ fault_sweep() {
   for n in $skip; do
     skip_lines="$skip_lines$(calls "n=$n" | cut -f5) "
   done
+  local site_line site_fn
   while IFS= read -r rec; do
-    [[ $skip_lines == *" $(call_field "$rec" line) "* ]] && continue
-    key=$(cut -f7 <<<"$rec" | site_key "$(call_field "$rec" line)|$(call_field "$rec" fn)")
+    call_get site_line "$rec" line
+    call_get site_fn "$rec" fn
+    [[ $skip_lines == *" $site_line "* ]] && continue
+    key=$(site_key "$site_line|$site_fn" <<<"${rec##*$'\t'}")
     [[ $keys == *" $key "* ]] && continue
     keys="$keys$key "
     sites+=("$rec")
@@ -608,10 +695,12 @@ fault_sweep() {
   [ "$total" -le "$WB_SWEEP_MAX" ] || total=$WB_SWEEP_MAX
   for site in "${sites[@]:0:$total}"; do
     k=$((k + 1))
-    n=$(call_field "$site" n)
+    # The site's call by its number among the calls that can be failed (nth=, grader/shim/trace.c): the same
+    # call in every run, however many times a polling loop asked whether the GPU was done before it.
+    call_get n "$site" nth || true
     # Shown on the student's terminal while the step runs (report.sh), never in the report itself.
     [ -z "${WB_PROGRESS:-}" ] || printf '# progress: %s: failing call %s of %s (%s)\n' "${BATS_TEST_DESCRIPTION%% (*}" "$k" "$total" "$(call_field "$site" fn)" >&3
-    run_program --name "$prefix-$n" "${envs[@]}" --env "CUDAWB_FAIL_CALL=$n" -- "$@"
+    run_program --name "$prefix-$n" "${envs[@]}" --env "CUDAWB_FAIL_NTH=$n" -- "$@"
     if [ -n "$survive" ] && [ "$RUN_NORMAL" = 1 ] && [ "$RUN_STATUS" = 0 ]; then
       why=$("$survive") && continue
     else
@@ -727,7 +816,7 @@ us_ms() { awk -v u="$1" 'BEGIN { printf "%.3f", u / 1000 }'; }
 
 expect_clean_build() {
   local dir status
-  dir=$(wb_work)/build
+  dir=$WB_WORK/build
   status=$(cat "$dir/status" 2>/dev/null || echo missing)
   case $status in
     ok) ;;

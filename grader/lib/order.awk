@@ -72,6 +72,8 @@ function races(x, first,   i, j) {
 }
 
 BEGIN { nasked = split(asked, wanted, " ") }
+# follows: B issued when A was already known to be finished (a wait between them) follows A too.
+mode == "follows" && $1 == wanted[2] && (wanted[1] in done) { finished_first = 1 }
 mode == "unfinished" { p = field("printed"); if (p != "" && p + 0 > at + 0) exit }
 $4 != 0 { next }
 $2 ~ /^cudaStreamCreate/ { if (int(field("flags")) % 2 == 1) nonblocking[field("stream")] = 1; next }
@@ -105,6 +107,6 @@ $2 == "cudaDeviceSynchronize" { for (k = 1; k <= nissued; k++) finish(issued[k])
 $2 == "cudaStreamSynchronize" || $2 == "cudaStreamQuery" { point(stream()); next }
 $2 == "cudaEventSynchronize" || $2 == "cudaEventQuery" { finish(recorded[field("event")]); next }
 END {
-  if (mode == "follows") { split(asked, ab, " "); split("", seen); ancestors(ab[2]); if (ab[1] in seen) print "yes" }
+  if (mode == "follows") { split(asked, ab, " "); split("", seen); ancestors(ab[2]); if ((ab[1] in seen) || finished_first) print "yes" }
   if (mode == "unfinished") for (k = 1; k <= nasked; k++) if (!(wanted[k] in done)) print wanted[k]
 }

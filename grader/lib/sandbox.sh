@@ -44,6 +44,31 @@ sandbox_available() {
   [ "$WB_SANDBOX_STATE" = yes ]
 }
 
+# sandbox_base: sets WB_SANDBOX_BASE, the sandbox's arguments that do not depend on the run: namespaces,
+# the system's folders read-only, private /tmp and /dev/shm, the GPU's device files.
+WB_SANDBOX_BASE=()
+sandbox_base() {
+  local p d
+  WB_SANDBOX_BASE=(--unshare-all --die-with-parent --new-session --cap-drop ALL --uid 65534 --gid 65534
+    --ro-bind /usr /usr --proc /proc --dev /dev
+    --size "$((WB_SCRATCH_MB << 20))" --tmpfs /tmp --size "$((WB_SCRATCH_MB << 20))" --tmpfs /dev/shm)
+  for p in /bin /sbin /lib /lib32 /lib64 /libx32; do
+    if [ -L "$p" ]; then
+      WB_SANDBOX_BASE+=(--symlink "$(readlink "$p")" "$p")
+    elif [ -d "$p" ]; then
+      WB_SANDBOX_BASE+=(--ro-bind "$p" "$p")
+    fi
+  done
+  for p in /opt /sys /etc/ld.so.cache /etc/ld.so.conf /etc/ld.so.conf.d /etc/alternatives; do
+    [ -e "$p" ] && WB_SANDBOX_BASE+=(--ro-bind "$p" "$p")
+  done
+  # The GPU: its device files (mode 666), as devices. nvidia-caps is a folder of them.
+  for d in /dev/nvidia*; do
+    [ -e "$d" ] && WB_SANDBOX_BASE+=(--dev-bind "$d" "$d")
+  done
+  return 0
+}
+
 # sandbox_command ARRAY [--ro PATH]... [--rw PATH]... [--bind FROM TO]... [--scratch DIR] [--file FD PATH] [--chdir DIR] -- CMD...
 # Sets the array named ARRAY to the command line that runs CMD in the sandbox. --ro shows PATH read-only,
 # --rw writable (both at the same path), --bind FROM at TO writable, --scratch an empty private folder at
@@ -53,24 +78,14 @@ sandbox_available() {
 sandbox_command() {
   local -n into=$1
   shift
-  local args=() p d
+  local args=()
   into=()
-  if [ "$(id -u)" = 0 ] && [ "${WB_SANDBOX_AS_NOBODY:-1}" = 1 ]; then
+  if [ "$EUID" = 0 ] && [ "${WB_SANDBOX_AS_NOBODY:-1}" = 1 ]; then
     into=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all --)
   fi
-  args=(--unshare-all --die-with-parent --new-session --cap-drop ALL --uid 65534 --gid 65534
-    --ro-bind /usr /usr --proc /proc --dev /dev
-    --size "$((WB_SCRATCH_MB << 20))" --tmpfs /tmp --size "$((WB_SCRATCH_MB << 20))" --tmpfs /dev/shm)
-  for p in /bin /sbin /lib /lib32 /lib64 /libx32; do
-    if [ -L "$p" ]; then args+=(--symlink "$(readlink "$p")" "$p"); elif [ -d "$p" ]; then args+=(--ro-bind "$p" "$p"); fi
-  done
-  for p in /opt /sys /etc/ld.so.cache /etc/ld.so.conf /etc/ld.so.conf.d /etc/alternatives; do
-    [ -e "$p" ] && args+=(--ro-bind "$p" "$p")
-  done
-  # The GPU: its device files (mode 666), as devices. nvidia-caps is a folder of them.
-  for d in /dev/nvidia*; do
-    [ -e "$d" ] && args+=(--dev-bind "$d" "$d")
-  done
+  # The same for every run: computed once per process (a fork costs more than the program's own start).
+  [ ${#WB_SANDBOX_BASE[@]} -gt 0 ] || sandbox_base
+  args=("${WB_SANDBOX_BASE[@]}")
   while [ $# -gt 0 ]; do
     case $1 in
       --ro) sandbox_reach "$2"; args+=(--ro-bind "$2" "$2"); shift 2 ;;
@@ -140,22 +155,24 @@ sandbox_cgroup_close() {
 # its folders above, inside the workbook or the temporary folder only (a test's private folder is 700),
 # get the search bit for others, nothing more. Folders elsewhere are left alone (see sandbox_available).
 sandbox_reach() {
-  [ "$(id -u)" = 0 ] && [ "${WB_SANDBOX_AS_NOBODY:-1}" = 1 ] || return 0
-  local d tmp=${TMPDIR:-/tmp}
-  d=$(dirname "$1")
-  while [ "$d" != / ] && [ -n "$d" ]; do
+  [ "$EUID" = 0 ] && [ "${WB_SANDBOX_AS_NOBODY:-1}" = 1 ] || return 0
+  local d=$1 tmp=${TMPDIR:-/tmp}
+  # Builtins only, and each folder once per process: a run binds the same few folders as the last.
+  while d=${d%/*}; [ -n "$d" ]; do
+    [[ $WB_SANDBOX_REACHED == *" $d "* ]] && continue
     case $d/ in
       "$WB_ROOT"/* | "${tmp%/}"/*/*)
         [ -O "$d" ] && [ -n "$(find "$d" -maxdepth 0 ! -perm -o=x)" ] && chmod o+x "$d" ;;
     esac
-    d=$(dirname "$d")
+    WB_SANDBOX_REACHED="$WB_SANDBOX_REACHED$d "
   done
   return 0
 }
+WB_SANDBOX_REACHED=" "
 
 # sandbox_own PATH...: when the grader is root, the sandbox runs as nobody: give it these paths (files or
 # folders the code may write: a run's report, a build's output folder).
 sandbox_own() {
-  [ "$(id -u)" = 0 ] || return 0
+  [ "$EUID" = 0 ] || return 0
   chown -R 65534:65534 "$@"
 }

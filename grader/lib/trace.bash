@@ -4,28 +4,51 @@
 
 # shellcheck shell=bash
 
-# The base names of the lesson's own source files (a call site is named by the first frame in one of them).
-student_files() { (cd "$(wb_work)/build/src" 2>/dev/null && ls) | tr '\n' ' '; }
+# student_files VAR: sets VAR to the base names of the lesson's own source files, " a.cu b.cu " (a call site
+# is named by the first frame in one of them). A glob, not ls: no fork.
+student_files() {
+  local -n sf_out=$1
+  local f
+  sf_out=" "
+  for f in "$WB_WORK/build/src"/*; do [ -e "$f" ] && sf_out="$sf_out${f##*/} "; done
+  return 0
+}
 
 # trace_table: writes $RUN_DIR/calls.tsv from the report, once. Columns: n, fn, class, status, line (the
 # student's file:line that led to the call, or the call's own site), times (1 + its aggregated repeats),
 # then the record's other key=value fields.
 trace_table() {
-  local report=$RUN_DIR/report table=$RUN_DIR/calls.tsv addrs
+  local report=$RUN_DIR/report table=$RUN_DIR/calls.tsv prog new cache files
   [ -f "$table" ] && return 0
   [ -f "$report" ] || { : >"$table"; return 0; }
-  addrs=$(grep -o ' stack=[^ ]*' "$report" | grep -o '+0x[0-9a-f]*' | sed 's/^+//' | sort -u || true)
-  {
-    if [ -n "$addrs" ] && command -v addr2line >/dev/null 2>&1; then
-      # The student's executable is read in the sandbox too: a crafted one must not reach the grader.
-      local sandbox=()
-      ! sandbox_available || sandbox_command sandbox --ro "$(dirname "$(program)")" --
-      # shellcheck disable=SC2086 # one address per word
-      "${sandbox[@]}" addr2line -a -f -i -C -e "$(program)" $addrs 2>/dev/null | sed 's/^/A\t/'
-    fi
-    printf 'ADDRS\t%s\n' "$(printf '%s' "$addrs" | tr '\n' ' ')"
-    sed 's/^/R\t/' "$report"
-  } | awk -F '\t' -v files=" $(student_files)" '
+  # What addr2line said of each address, kept beside the program for the grading's later runs (a sweep's
+  # runs share their addresses): only addresses not seen before are looked up. Few forks: this runs after
+  # every run of a grading.
+  prog=$(program)
+  cache=${prog%/*}/addr2line.cache
+  [ -f "$cache" ] || { : >"$cache"; } 2>/dev/null || cache=$RUN_DIR/addr2line.cache
+  # The report's stack addresses that the cache does not hold, once each.
+  new=$(awk 'FILENAME == ARGV[1] { split($0, c, "\t"); if (c[2] ~ /^0x[0-9a-f]+$/) known[c[2]] = 1; next }
+    match($0, / stack=[^ ]*/) {
+      s = substr($0, RSTART, RLENGTH)
+      while (match(s, /\+0x[0-9a-f]*/)) {
+        a = substr(s, RSTART + 1, RLENGTH - 1); s = substr(s, RSTART + RLENGTH)
+        if (!(a in known)) { known[a] = 1; printf " %s", a }
+      }
+    }' "$cache" "$report")
+  if [ -n "$new" ] && command -v addr2line >/dev/null 2>&1; then
+    # The student's executable is read in the sandbox too: a crafted one must not reach the grader.
+    local sandbox=()
+    ! sandbox_available || sandbox_command sandbox --ro "${prog%/*}" --
+    # shellcheck disable=SC2086 # one address per word
+    "${sandbox[@]}" addr2line -a -f -i -C -e "$prog" $new 2>/dev/null |
+      awk -v asked="$new" 'BEGIN { n = split(asked, q, " ") }
+        /^0x[0-9a-f]+$/ { print "A\t" q[++k]; next } { print "A\t" $0 }' >>"$cache" || true
+  fi
+  student_files files
+  # The cache's lines (A), then the report's (R).
+  awk -F '\t' -v files="$files" '
+    FILENAME == ARGV[2] { $0 = "R\t" $0 }
     function base(loc) { sub(/ \(discriminator [0-9]+\)$/, "", loc); sub(/^.*\//, "", loc); return loc }
     function mapped(loc,   m) {  # nvcc -O2 names inlined frames after its intermediate file
       if (match(loc, /^tmpxft_[0-9a-f_-]+_/)) { m = substr(loc, RLENGTH + 1); sub(/\.cudafe1\.cpp:/, ".cu:", m); return m }
@@ -42,12 +65,12 @@ trace_table() {
     }
     function student(loc,   f) { f = loc; sub(/:.*/, "", f); return f != "" && index(files, " " f " ") > 0 }
     $1 == "A" {
-      if ($2 ~ /^0x/) { k++; nf[k] = 0; expect_fn = 1; next }
+      # An address: no function name or FILE:LINE looks like one (an identifier starts with a letter).
+      if ($2 ~ /^0x[0-9a-f]+$/) { k = $2; nf[k] = 0; expect_fn = 1; next }
       if (expect_fn) { fnname[k, nf[k]] = $2; expect_fn = 0 }
       else { loc[k, nf[k]] = mapped(base($2)); nf[k]++; expect_fn = 1 }
       next
     }
-    $1 == "ADDRS" { n = split($2, list, " "); for (i = 1; i <= n; i++) idx[list[i]] = i; next }
     $1 == "R" && $2 ~ /^call / {
       line = substr($2, 6); site = ""; stack = ""; kernel = ""; out = ""; gapus = ""; split("", f)
       nw = split(line, w, " ")
@@ -68,8 +91,8 @@ trace_table() {
       if (at == "" && stack != "") {
         ns = split(stack, st, ",")
         for (s = 1; s <= ns && at == ""; s++) {
-          a = st[s]; sub(/^\+/, "", a); j = idx[a]
-          for (q = 0; j && q < nf[j] && at == ""; q++) {
+          a = st[s]; sub(/^\+/, "", a); j = a
+          for (q = 0; (j in nf) && q < nf[j] && at == ""; q++) {
             fname = fnname[j, q]; sub(/\(.*/, "", fname)
             if (fname ~ /^__device_stub_/ || (kernel != "" && fname == kernel)) continue
             if (student(loc[j, q])) at = loc[j, q]
@@ -88,14 +111,17 @@ trace_table() {
       next
     }
     function flush() { if (pending) print pending "\t" times "\t" prev_out (gap != "" ? (prev_out != "" ? " " : "") "gap=" gap : "") }
-    END { flush() }' >"$table"
+    END { flush() }' "$cache" "$report" >"$table"
 }
 
-# calls [KEY=VALUE]...: the last run's call records with every KEY=VALUE (fn, class, status, line or any
-# field of the record; VALUE may end in * to match a prefix), one per line as calls.tsv has them.
+# calls [--first] [KEY=VALUE]...: the last run's call records with every KEY=VALUE (fn, class, status, line or
+# any field of the record; VALUE may end in * to match a prefix), one per line as calls.tsv has them;
+# --first: the first one only.
 calls() {
+  local first=0
+  [ "${1:-}" != --first ] || { first=1; shift; }
   trace_table
-  awk -F '\t' -v want="$*" '
+  awk -F '\t' -v want="$*" -v first="$first" '
     BEGIN { n = split(want, w, " ") }
     {
       split("", f); f["n"] = $1; f["fn"] = $2; f["class"] = $3; f["status"] = $4; f["line"] = $5; f["times"] = $6
@@ -108,16 +134,45 @@ calls() {
         else if (f[k] != v) next
       }
       print
+      if (first) exit
     }' "$RUN_DIR/calls.tsv"
 }
 
 # call_field RECORD KEY: one field of a line of calls (n, fn, class, status, line, times, or a key=value).
 call_field() {
-  case $2 in
-    n) cut -f1 <<<"$1" ;; fn) cut -f2 <<<"$1" ;; class) cut -f3 <<<"$1" ;; status) cut -f4 <<<"$1" ;;
-    line) cut -f5 <<<"$1" ;; times) cut -f6 <<<"$1" ;;
-    *) cut -f7 <<<"$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1 ;;
+  local rec value
+  # Builtins only (a step reads hundreds of fields, and a fork costs more than the rest of the step); one
+  # value per record for a column, the first one for a key.
+  while IFS= read -r rec; do
+    if call_get value "$rec" "$2"; then
+      printf '%s\n' "$value"
+      case $2 in n | fn | class | status | line | times) ;; *) return 0 ;; esac
+    fi
+  done <<<"$1"
+}
+
+# call_get VAR RECORD KEY: sets VAR to call_field's value of KEY in one record, without the fork of a $(...);
+# returns 1 (VAR empty) when the record has no such key.
+# shellcheck disable=SC2034 # cg_value is the caller's variable
+call_get() {
+  local -n cg_value=$1
+  local cg_rest=$2 cg_i cg_col
+  case $3 in
+    n) cg_col=1 ;; fn) cg_col=2 ;; class) cg_col=3 ;; status) cg_col=4 ;; line) cg_col=5 ;; times) cg_col=6 ;; *) cg_col=7 ;;
   esac
+  for ((cg_i = 1; cg_i < cg_col; cg_i++)); do
+    [[ $cg_rest == *$'\t'* ]] || { cg_rest=""; break; }
+    cg_rest=${cg_rest#*$'\t'}
+  done
+  cg_rest=${cg_rest%%$'\t'*}
+  cg_value=""
+  if [ "$cg_col" -lt 7 ]; then
+    cg_value=$cg_rest
+  elif [[ " $cg_rest " =~ \ $3=([^ ]*)\  ]]; then
+    cg_value=${BASH_REMATCH[1]}
+  else
+    return 1
+  fi
 }
 
 # A call record as a student reads it: "cudaMemset(dst=alloc#1 value=0 bytes=4000) = 0 at alloc.cu:42".
@@ -158,24 +213,42 @@ expect_call() {
 }
 
 # first_n [KEY=VALUE]...: the order number of the first call with those fields (nothing when none).
-first_n() { calls "$@" | head -n 1 | cut -f1; }
+first_n() { calls --first "$@" | cut -f1; }
 
-# error_name CODE [FN]: cudaGetErrorName of CODE, from CUDA 13.0's table (cpu/include/cudawb/errors.def);
-# for a cuBLAS call FN, cublasGetStatusName's (cpu/include/cudawb/cublas_status.def).
+# CUDA 13.0's names and strings of errors (cpu/include/cudawb/errors.def) and cuBLAS's of statuses
+# (cublas_status.def), read once when this file is loaded: a step looks up many, and a sed each was a fork.
+# shellcheck disable=SC2034 # read through error_name's and error_string's namerefs
+declare -gA WB_ERROR_NAME=() WB_ERROR_STRING=() WB_CUBLAS_NAME=() WB_CUBLAS_STRING=()
+load_error_tables() {
+  local line re='^CUDAWB_(ERROR|CUBLAS_STATUS)\(([0-9]+), ([A-Za-z0-9_]+), "(.*)"\)$'
+  # shellcheck disable=SC2034 # read through error_name's and error_string's namerefs
+  while IFS= read -r line; do
+    [[ $line =~ $re ]] || continue
+    if [ "${BASH_REMATCH[1]}" = ERROR ]; then
+      WB_ERROR_NAME[${BASH_REMATCH[2]}]=${BASH_REMATCH[3]} WB_ERROR_STRING[${BASH_REMATCH[2]}]=${BASH_REMATCH[4]}
+    else
+      WB_CUBLAS_NAME[${BASH_REMATCH[2]}]=${BASH_REMATCH[3]} WB_CUBLAS_STRING[${BASH_REMATCH[2]}]=${BASH_REMATCH[4]}
+    fi
+  done < <(cat "$WB_ROOT/cpu/include/cudawb/errors.def" "$WB_ROOT/cpu/include/cudawb/cublas_status.def")
+}
+load_error_tables
+
+# error_name CODE [FN]: cudaGetErrorName of CODE; for a cuBLAS call FN, cublasGetStatusName's. Nothing for a
+# code the table does not have.
 error_name() {
-  if [[ ${2:-} == cublas* ]]; then
-    sed -n "s/^CUDAWB_CUBLAS_STATUS($1, \([A-Z0-9_]*\),.*/\1/p" "$WB_ROOT/cpu/include/cudawb/cublas_status.def"
-  else
-    sed -n "s/^CUDAWB_ERROR($1, \([A-Za-z0-9_]*\),.*/\1/p" "$WB_ROOT/cpu/include/cudawb/errors.def"
-  fi
+  local table=WB_ERROR_NAME
+  [[ ${2:-} != cublas* ]] || table=WB_CUBLAS_NAME
+  local -n names=$table
+  [ -z "$1" ] || [ -z "${names[$1]+set}" ] || printf '%s\n' "${names[$1]}"
+  return 0
 }
 # error_string CODE [FN]: cudaGetErrorString of CODE (cublasGetStatusString's for a cuBLAS call FN).
 error_string() {
-  if [[ ${2:-} == cublas* ]]; then
-    sed -n "s/^CUDAWB_CUBLAS_STATUS($1, [A-Z0-9_]*, \"\(.*\)\")$/\1/p" "$WB_ROOT/cpu/include/cudawb/cublas_status.def"
-  else
-    sed -n "s/^CUDAWB_ERROR($1, [A-Za-z0-9_]*, \"\(.*\)\")$/\1/p" "$WB_ROOT/cpu/include/cudawb/errors.def"
-  fi
+  local table=WB_ERROR_STRING
+  [[ ${2:-} != cublas* ]] || table=WB_CUBLAS_STRING
+  local -n strings=$table
+  [ -z "$1" ] || [ -z "${strings[$1]+set}" ] || printf '%s\n' "${strings[$1]}"
+  return 0
 }
 
 # expect_answers QUESTION|FILTER[|then]...: a probe's printed answers, each checked against the call that
@@ -326,6 +399,33 @@ span_count() {
   local s=$1 e=$2
   shift 2
   calls "$@" | awk -F '\t' -v s="$s" -v e="$e" '$1 > s && $1 < e { t += $6 } END { print t + 0 }'
+}
+
+# RECORD_AWK: awk functions for a line of calls.tsv, for the checks that read it in awk: field(K), the value of
+# its field K ("" when it has none); ptr_base(P) and ptr_offset(P), a pointer as the trace names it split into
+# its buffer and byte offset (alloc#3+400: alloc#3 and 400).
+# shellcheck disable=SC2016 # an awk program: its $ are awk's
+RECORD_AWK='
+  function field(k,   f) { f = " " $7 " "; return match(f, " " k "=[^ ]+ ") ? substr(f, RSTART + length(k) + 2, RLENGTH - length(k) - 3) : "" }
+  function ptr_base(p) { sub(/\+[0-9]+$/, "", p); return p }
+  function ptr_offset(p) { return match(p, /\+[0-9]+$/) ? substr(p, RSTART + 1) + 0 : 0 }
+'
+
+# span_work START END: the work the last run queued between call START and call END (a timed span), in one
+# line that two spans doing the same work share: each kernel launched and how often, each cuBLAS product,
+# the bytes copied each way, the bytes set. Allocations, frees and waits are not work; a span that holds
+# more or other work than it names times something else.
+span_work() {
+  calls status=0 | awk -F '\t' -v s="$1" -v e="$2" "$RECORD_AWK"'
+    $1 > s && $1 < e {
+      if ($2 == "cudaLaunchKernel") w[field("kernel") " launches"] += $6
+      else if ($2 ~ /^cublas[SDCZ]/) w[$2 " calls"] += $6
+      else if ($2 ~ /^(cudaMemcpy|cublasSet|cublasGet)/) w["bytes " field("moved")] += field("bytes") * $6
+      else if ($2 ~ /^cudaMemset/) w["bytes set"] += (field("bytes") != "" ? field("bytes") : field("width") * field("height")) * $6 }
+    END { n = 0; for (k in w) keys[++n] = k
+      for (i = 2; i <= n; i++) { v = keys[i]; for (j = i - 1; j >= 1 && keys[j] > v; j--) keys[j + 1] = keys[j]; keys[j + 1] = v }
+      for (i = 1; i <= n; i++) printf "%s%s: %d", (i > 1 ? ", " : ""), keys[i], w[keys[i]]
+      printf "%s\n", (n ? "" : "nothing") }'
 }
 
 # printed_times LINE I T1 J T2 DECIMALS: words I and J of LINE, two times the program printed with DECIMALS

@@ -67,18 +67,25 @@ struct kernel {
 static struct kernel kernels[MAX_KERNELS];
 static int nkernels;
 
-/* The identifier of a mangled name: _Z4fillPfmf -> fill, _ZN2ns4stepEv -> step, _Z4fillIfEvPT_ -> fill. */
+/* The identifier of a mangled name (the Itanium C++ ABI's): _Z4fillPfmf -> fill, _ZL4fillPf (a static kernel)
+ * -> fill, _ZN2ns4stepEv -> step, _Z4fillIfEvPT_ -> fill, _Z16add_slice_number14cudaPitchedPtriii ->
+ * add_slice_number. Only a nested name (N...E) holds more than one identifier, the last being the function's;
+ * what follows a plain one is its template arguments or its parameters' types. */
 static void plain_name(const char *mangled, char *out, size_t size)
 {
     const char *p = mangled;
     const char *last = NULL;
     size_t last_len = 0;
+    int nested;
     if (strncmp(p, "_Z", 2) != 0) {
         snprintf(out, size, "%s", mangled);
         return;
     }
     p += 2;
-    if (*p == 'N')
+    if (*p == 'L') /* internal linkage */
+        p++;
+    nested = *p == 'N';
+    if (nested)
         p++;
     while (*p >= '0' && *p <= '9') {
         size_t n = strtoul(p, (char **)&p, 10);
@@ -87,9 +94,8 @@ static void plain_name(const char *mangled, char *out, size_t size)
         last = p;
         last_len = n;
         p += n;
-        if (*p == 'I' || *p != 'N') /* template arguments or parameters follow: the name is complete */
-            if (!(*p >= '0' && *p <= '9'))
-                break;
+        if (!nested)
+            break;
     }
     if (last == NULL)
         snprintf(out, size, "%s", mangled);

@@ -71,7 +71,7 @@ static size_t watched_page_size;
 static char *watched_vars[32];
 static size_t nwatched;
 static int watched_shown; /* >0 while traced calls run (any thread) */
-static unsigned long fail_call, fail_alloc, fail_site_nth;
+static unsigned long fail_call, fail_nth, fail_alloc, fail_site_nth;
 static char fail_site[64];
 static int fail_cublas_create, no_kernel_args;
 static long leave_free_mb = -1; /* CUDAWB_CUBLAS_LEAVE_FREE_MB, or -1 */
@@ -85,7 +85,7 @@ static size_t device_budget; /* CUDAWB_DEVICE_BUDGET=BYTES: the most device memo
 static int budget_set;
 
 /* what the records need */
-static unsigned long seq, alloc_calls, site_hits, invalid_frees, dropped;
+static unsigned long seq, failable_calls, alloc_calls, site_hits, invalid_frees, dropped;
 static size_t live_device, peak_device; /* device and managed bytes live now, and the most live at once (the
                                            peak line): what CUDAWB_DEVICE_BUDGET counts */
 static long live_handles;
@@ -305,6 +305,7 @@ __attribute__((constructor(102))) static void tr_start(void)
     if (v != NULL && *v != '\0')
         report_path = strdup(v);
     fail_call = env_ulong(getenv("CUDAWB_FAIL_CALL"));
+    fail_nth = env_ulong(getenv("CUDAWB_FAIL_NTH"));
     fail_alloc = env_ulong(getenv("CUDAWB_FAIL_ALLOC"));
     fail_cublas_create = (int)env_ulong(getenv("CUDAWB_FAIL_CUBLAS_CREATE"));
     no_kernel_args = (int)env_ulong(getenv("CUDAWB_NO_KERNEL_ARGS"));
@@ -312,6 +313,7 @@ __attribute__((constructor(102))) static void tr_start(void)
     if (v != NULL && *v != '\0')
         leave_free_mb = (long)env_ulong(v);
     fail_device = (int)env_ulong(getenv("CUDAWB_FAIL_DEVICE"));
+    tr_prov_setting(getenv("CUDAWB_PROVENANCE"));
     device_sms = (int)env_ulong(getenv("CUDAWB_DEVICE_SMS"));
     v = getenv("CUDAWB_DEVICE_MEMORY");
     device_memory = v != NULL ? (size_t)strtoull(v, NULL, 10) : 0;
@@ -357,14 +359,24 @@ static const char *kind_prefix(enum tr_kind k)
     return k == TR_PINNED ? "pinned" : k == TR_MANAGED ? "managed" : k == TR_REGISTERED ? "registered" : "alloc";
 }
 
-/* The allocation that holds p: a live one first, then (newest first) one already freed. Addresses up to
-   64 KiB past the end of a live allocation name it too, with an offset past its size. */
-static struct tracked *holder(uintptr_t p)
+/* The live allocation that holds p, or NULL. */
+static struct tracked *live_holder(uintptr_t p)
 {
     size_t i;
     for (i = nallocs; i-- > 0;)
         if (allocs[i].live && p >= allocs[i].base && p < allocs[i].base + allocs[i].bytes)
             return &allocs[i];
+    return NULL;
+}
+
+/* The allocation that holds p: a live one first, then (newest first) one already freed. Addresses up to
+   64 KiB past the end of a live allocation name it too, with an offset past its size. */
+static struct tracked *holder(uintptr_t p)
+{
+    size_t i;
+    struct tracked *a = live_holder(p);
+    if (a != NULL)
+        return a;
     for (i = nallocs; i-- > 0;)
         if (!allocs[i].live && p >= allocs[i].base && p < allocs[i].base + allocs[i].bytes)
             return &allocs[i];
@@ -372,6 +384,23 @@ static struct tracked *holder(uintptr_t p)
         if (allocs[i].live && p >= allocs[i].base && p < allocs[i].base + allocs[i].bytes + 65536)
             return &allocs[i];
     return NULL;
+}
+
+int tr_alloc_at(const void *p, uintptr_t *base, size_t *bytes)
+{
+    struct tracked *a;
+    int kind = 0;
+    pthread_mutex_lock(&lock);
+    a = live_holder((uintptr_t)p);
+    if (a != NULL) {
+        kind = (int)a->kind;
+        if (base != NULL)
+            *base = a->base;
+        if (bytes != NULL)
+            *bytes = a->bytes;
+    }
+    pthread_mutex_unlock(&lock);
+    return kind;
 }
 
 /* "null", "alloc#3", "alloc#3+400", "pinned#5", "managed#2+8", "freed#3", or "host". */
@@ -483,6 +512,10 @@ int tr_begin(struct tr_rec *r, const char *fn, enum tr_class cls, const char *fi
         r->fail |= r->alloc_no == fail_alloc;
     }
     r->fail |= seq == fail_call;
+    if (cls == TR_ALLOC || cls == TR_CREATE || cls == TR_OP || cls == TR_SYNC) {
+        r->nth = ++failable_calls;
+        r->fail |= r->nth == fail_nth;
+    }
     if (fail_site[0] != '\0' && strcmp(fail_site, r->site) == 0)
         r->fail |= ++site_hits == fail_site_nth;
     /* after an injected sticky error every call fails with it, as after a real one; the error state
@@ -626,9 +659,11 @@ __attribute__((noinline)) cudaError_t tr_end(struct tr_rec *r, cudaError_t statu
     if (seen_sticky == cudaSuccess && is_sticky_code(status))
         seen_sticky = status;
     count_fn(r->fn);
-    char printed[32] = "";
+    char printed[64] = "";
     if (r->printed >= 0)
         snprintf(printed, sizeof printed, " printed=%ld", r->printed);
+    if (r->nth > 0) /* outside the body, as n= is: a repeat of the call is still the same record */
+        snprintf(printed + strlen(printed), sizeof printed - strlen(printed), " nth=%lu", r->nth);
     /* the body without printed=: the same call again is the same record, whatever was printed between */
     snprintf(body, sizeof body, "fn=%s class=%s status=%d site=%s%s%s%s%s", r->fn, class_name(r->cls), (int)status,
              r->site, r->len > 0 ? " " : "", r->fields, r->injected ? " injected=1" : "", r->sticky ? " sticky=1" : "");
@@ -1022,6 +1057,8 @@ void tr_free(struct tr_rec *r, const void *ptr, int kinds)
     size_t i;
     if (ptr == NULL)
         return;
+    if (r->status == cudaSuccess)
+        tr_prov_freed(ptr);
     pthread_mutex_lock(&lock);
     if (r->status == cudaSuccess) {
         for (i = nallocs; i-- > 0;)

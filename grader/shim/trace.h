@@ -10,6 +10,7 @@
 #define CUDAWB_TRACE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <cuda_runtime_api.h>
 
 #ifdef __cplusplus
@@ -30,6 +31,9 @@ struct tr_rec {
     cudaError_t status;
     void **out;       /* an allocation's output pointer, set to NULL when it is failed */
     unsigned long alloc_no; /* an allocation's number among allocation calls */
+    unsigned long nth;      /* its number among the calls the sweep can fail (allocations, creations,
+                               operations, synchronizing calls), or 0: queries and releases, whose count
+                               can depend on timing (a polling loop), do not shift it */
     long printed;     /* bytes on stdout before the call, or -1 when stdout is not a file */
     long long gap_us; /* host time on this thread since its previous traced call returned, or -1 */
     char site[64];
@@ -97,9 +101,33 @@ int tr_over_budget(const struct tr_rec *r, enum tr_kind kind, size_t bytes);
 void tr_keep_budget(struct tr_rec *r, enum tr_kind kind, void **ptr, size_t bytes, int async, cudaStream_t stream);
 int tr_setting_no_kernel_args(void);     /* CUDAWB_NO_KERNEL_ARGS=1: launches recorded without arguments */
 
+/* what the trace knows of memory (trace.c): the kind of the live allocation that holds p (0: none, host
+   memory), and that allocation's base and size (when not NULL) */
+int tr_alloc_at(const void *p, uintptr_t *base, size_t *bytes);
+
+/* the provenance run (provenance.c, CUDAWB_PROVENANCE=TYPE:SEED): data a copy brings to the host is scaled
+   by a power of two once it is the host's, and so is managed memory a kernel was given; each such copy's
+   or launch's record says by what (scale=F, a launch's one per argument) */
+enum tr_wait { TR_WAIT_DEVICE, TR_WAIT_STREAM, TR_WAIT_EVENT, TR_WAIT_BLOCKING };
+void tr_prov_setting(const char *value);
+int tr_prov_on(void);
+void tr_prov_copy(struct tr_rec *r, void *dst, const void *src, size_t bytes, int async, cudaStream_t stream);
+void tr_prov_copy2d(struct tr_rec *r, void *dst, size_t dpitch, const void *src, size_t width, size_t height, int async,
+                    cudaStream_t stream);
+void tr_prov_copy3d(struct tr_rec *r, const struct cudaMemcpy3DParms *p, int async, cudaStream_t stream);
+void tr_prov_get_matrix(struct tr_rec *r, int rows, int cols, int elem, const void *src, void *dst, int ld, int async,
+                        cudaStream_t stream);
+void tr_prov_launch(struct tr_rec *r, const void *func, void **args, cudaStream_t stream);
+void tr_prov_nonblocking(cudaStream_t *s, unsigned int flags, cudaError_t status);
+void tr_prov_record(cudaEvent_t e, cudaStream_t s, cudaError_t status);
+void tr_prov_stream_waits(cudaStream_t s, cudaEvent_t e, cudaError_t status);
+void tr_prov_waited(enum tr_wait what, const void *handle, cudaError_t status);
+void tr_prov_freed(const void *ptr);
+
 /* provided by wrappers.c: failures made by the real runtime, so its last-error state says the same */
 cudaError_t tr_real_out_of_memory(void);  /* 2: an impossible cudaMalloc */
 cudaError_t tr_real_invalid_value(void);  /* 1: cudaMalloc(NULL, 16) */
+int tr_host_writable(const void *p);       /* the runtime's word that the host may write p */
 
 /* provided by each backend: a kernel's name and its parameters' sizes (0 parameters when unknown) */
 int tr_kernel_info(const void *func, const char **name, size_t *sizes, int max);

@@ -91,6 +91,18 @@ void tr_leave_free(void)
     (void)__real_cudaGetLastError(TR_HERE0);
 }
 
+/* 1 when the runtime says p is memory the host may write (pageable, pinned or managed): for a pointer the
+   trace did not see allocated, before the provenance run scales what a copy wrote there (provenance.c). A
+   pointer the runtime does not know is not written. */
+int tr_host_writable(const void *p)
+{
+    struct cudaPointerAttributes a;
+    memset(&a, 0, sizeof a);
+    if (__real_cudaPointerGetAttributes(&a, p TR_HERE) != cudaSuccess)
+        return 0;
+    return a.type == cudaMemoryTypeUnregistered || a.type == cudaMemoryTypeHost || a.type == cudaMemoryTypeManaged;
+}
+
 cudaError_t tr_real_invalid_value(void)
 {
     cudaError_t err = __real_cudaMalloc(NULL, 16 TR_HERE); /* facts/gpu-facts.md: 1, and sets the last error */

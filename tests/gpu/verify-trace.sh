@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # On a GPU machine, in one call of under ten minutes: every lesson's solution and skeleton (one after the
-# other: two steps time the GPU), then every known-wrong variant and correct rewrite, eight at a time (their
+# other: two steps time the GPU), then every known-wrong variant and correct rewrite, eight at a time (VT_JOBS) (their
 # verdicts do not depend on timing): one line each, with the step it must fail (or "every step") and
 # what the grader said. verify-trace.sh OUTDIR [LESSON...]; writes OUTDIR/trace.log (and OUTDIR/parallel.raw as verdicts
 # come, so a run cut short keeps what it had). VT_ONLY=variants leaves out the solutions and skeletons. VT_BACKEND=cpu
-# runs the same on the CPU backend, for comparison.
+# runs the same on the CPU backend, for comparison. VT_ONLY=solutions grades the solutions alone (a call's time
+# goes to what a student must never see fail); VT_MATCH=REGEX keeps only the variants and rewrites whose
+# path matches it.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: verify-trace.sh OUTDIR [LESSON...]}
@@ -45,6 +47,7 @@ export -f one
   for id in $ids; do
     [ "${VT_ONLY:-}" != variants ] || break
     for from in solutions exercises; do
+      [ "${VT_ONLY:-}" != solutions ] || [ "$from" = solutions ] || continue
       grader/check.sh "$id" --submission "$from" --backend "${VT_BACKEND:-gpu}" --work "/tmp/vt-$from" --results "/tmp/vt-r-$from" |
         tee "$out/$id-$from.report" | tail -n 1 | sed "s|^|$from: |"
       # A solution's failed step, with what the grader said (the reason is the tsv's last field).
@@ -52,10 +55,13 @@ export -f one
     done
   done
   for id in $ids; do
+    [ "${VT_ONLY:-}" != solutions ] || break
     for kind in variants rewrites; do
-      for patch in tests/"$kind"/"$id"/*.patch; do [ -e "$patch" ] && echo "$kind $patch"; done
+      for patch in tests/"$kind"/"$id"/*.patch; do
+        [ -e "$patch" ] && [[ $patch =~ ${VT_MATCH:-.} ]] && echo "$kind $patch"
+      done
     done
-  done | xargs -P 8 -L 1 bash -c "one \"\$0\" \"\$1\"" | tee "$out/parallel.raw" | sort >"$out/parallel.log"
+  done | xargs -r -P "${VT_JOBS:-8}" -L 1 bash -c "one \"\$0\" \"\$1\"" | tee "$out/parallel.raw" | sort >"$out/parallel.log"
   # Eight at a time, a step that times the GPU can fail for the load alone: a verdict with more failed
   # steps than its one (or any, for a rewrite) is graded again alone, and that verdict is the one kept.
   while IFS= read -r line; do
