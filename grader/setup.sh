@@ -33,7 +33,7 @@ apt_install() {
 
 if [ "$tests" = 1 ]; then
   tools=()
-  for pair in jq:jq xmllint:libxml2-utils zip:zip unzip:unzip git:git chromium:chromium sbatch:slurm-wlm munged:munge; do
+  for pair in parallel:parallel jq:jq xmllint:libxml2-utils zip:zip unzip:unzip git:git chromium:chromium sbatch:slurm-wlm munged:munge; do
     command -v "${pair%%:*}" >/dev/null 2>&1 || PATH=$PATH:/usr/sbin command -v "${pair%%:*}" >/dev/null 2>&1 || tools+=("${pair#*:}")
   done
   if [ ${#tools[@]} -gt 0 ]; then
