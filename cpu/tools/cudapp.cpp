@@ -15,6 +15,7 @@
 //   device compiler does not give (sign-compare, unused-parameter) are switched off around them; device
 //   features we cannot emulate are rejected with a message at the student's line.
 // Usage: cudapp < in.ii > out.ii   (exit status 1 after an error message on stderr)
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
