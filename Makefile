@@ -7,6 +7,11 @@ BACKEND ?= auto
 ARGS ?=
 CLASS ?=
 JOBS ?=
+# OUT only as given to make: an OUT in the environment (build scripts and job systems set one) would move
+# a class's results out of build/class/.
+ifeq ($(origin OUT),environment)
+OUT :=
+endif
 OUT ?=
 FORCE ?=
 UNSAFE ?=
