@@ -26,7 +26,7 @@ trace_table() {
   # every run of a grading.
   prog=$(program)
   cache=${prog%/*}/addr2line.cache
-  [ -f "$cache" ] || { : >"$cache"; } 2>/dev/null || cache=$RUN_DIR/addr2line.cache
+  [ -f "$cache" ] || { : >"$cache"; } 2>/dev/null || { cache=$RUN_DIR/addr2line.cache; : >>"$cache"; }
   # The report's stack addresses that the cache does not hold, once each.
   new=$(awk 'FILENAME == ARGV[1] { split($0, c, "\t"); if (c[2] ~ /^0x[0-9a-f]+$/) known[c[2]] = 1; next }
     match($0, / stack=[^ ]*/) {
