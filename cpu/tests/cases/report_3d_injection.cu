@@ -2,8 +2,8 @@
 // real out-of-memory; its record has no pitch= (the real call never ran, so the pitch is the program's own),
 // and the next one is recorded with its pitch and its allocation of pitch x height x depth bytes.
 // test-env: CUDAWB_FAIL_ALLOC=1
-// test-report: ^call n=1 fn=cudaMalloc3D class=alloc status=2 site=report_3d_injection.cu:[0-9]+ width=100 height=4 depth=2 alloc=1 ptr=null injected=1( printed=[0-9]+)? stack=
-// test-report: ^call n=3 fn=cudaMalloc3D class=alloc status=0 site=report_3d_injection.cu:[0-9]+ width=100 height=4 depth=2 pitch=512 alloc=2 ptr=alloc#2( printed=[0-9]+)? stack=
+// test-report: ^call n=1 fn=cudaMalloc3D class=alloc status=2 site=report_3d_injection.cu:[0-9]+ width=100 height=4 depth=2 alloc=1 ptr=null injected=1( printed=[0-9]+)?( nth=[0-9]+)? stack=
+// test-report: ^call n=3 fn=cudaMalloc3D class=alloc status=0 site=report_3d_injection.cu:[0-9]+ width=100 height=4 depth=2 pitch=512 alloc=2 ptr=alloc#2( printed=[0-9]+)?( nth=[0-9]+)? stack=
 // test-report: ^leak fn=cudaMalloc3D bytes=4096 ptr=alloc#2 site=report_3d_injection.cu:[0-9]+$
 // test-gpu: skip (needs the grader's shim linked in)
 #include "check.h"

@@ -2,10 +2,10 @@
 // with 2 exactly like a real out-of-memory, and CUDAWB_REPORT lists every call and the leaks at exit.
 // test-env: CUDAWB_FAIL_ALLOC=2
 // test-report: ^cudawb-report 2$
-// test-report: ^call n=1 fn=cudaMalloc class=alloc status=0 site=report_injection.cu:[0-9]+ bytes=400 alloc=1 ptr=alloc#1( printed=[0-9]+)? stack=
-// test-report: ^call n=2 fn=cudaMallocManaged class=alloc status=2 site=report_injection.cu:[0-9]+ bytes=64 flags=1 alloc=2 ptr=null injected=1( printed=[0-9]+)? stack=
-// test-report: ^call n=4 fn=cudaMallocHost class=alloc status=0 site=report_injection.cu:[0-9]+ bytes=32 alloc=3 ptr=pinned#3( printed=[0-9]+)? stack=
-// test-report: ^call n=5 fn=cudaFree class=free status=1 site=report_injection.cu:[0-9]+ ptr=pinned#3 invalid=1( printed=[0-9]+)? stack=
+// test-report: ^call n=1 fn=cudaMalloc class=alloc status=0 site=report_injection.cu:[0-9]+ bytes=400 alloc=1 ptr=alloc#1( printed=[0-9]+)?( nth=[0-9]+)? stack=
+// test-report: ^call n=2 fn=cudaMallocManaged class=alloc status=2 site=report_injection.cu:[0-9]+ bytes=64 flags=1 alloc=2 ptr=null injected=1( printed=[0-9]+)?( nth=[0-9]+)? stack=
+// test-report: ^call n=4 fn=cudaMallocHost class=alloc status=0 site=report_injection.cu:[0-9]+ bytes=32 alloc=3 ptr=pinned#3( printed=[0-9]+)?( nth=[0-9]+)? stack=
+// test-report: ^call n=5 fn=cudaFree class=free status=1 site=report_injection.cu:[0-9]+ ptr=pinned#3 invalid=1( printed=[0-9]+)?( nth=[0-9]+)? stack=
 // test-report: ^alloc-calls 4$
 // test-report: ^invalid-frees 1$
 // test-report: ^live-handles 0$

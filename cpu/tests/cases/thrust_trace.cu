@@ -7,7 +7,7 @@
 // test-report: ^call n=1 fn=cudaMalloc class=alloc status=0 site=[^ ]+ bytes=4000 alloc=1 ptr=alloc#1
 // test-report: ^call n=2 fn=cudaMemcpyAsync class=op status=0 site=[^ ]+ dst=alloc#1 src=host bytes=4000 kind=Default stream=legacy
 // test-report: ^call n=3 fn=cudaStreamSynchronize class=sync status=0 site=[^ ]+ stream=legacy
-// test-report: ^call n=4 fn=cudaLaunchKernel class=op status=0 site=[^ ]+ kernel=thrust::reduce grid=1x1x1 block=1x1x1 .* stream=legacy
+// test-report: ^call n=4 fn=cudaLaunchKernel class=op status=0 site=[^ ]+ kernel=reduce grid=1x1x1 block=1x1x1 .* stream=legacy
 // test-report: ^call n=5 fn=cudaStreamSynchronize class=sync status=0 site=[^ ]+ stream=legacy
 // test-report: ^call n=6 fn=cudaGetLastError class=error status=0
 // test-report: ^call n=7 fn=cudaMemcpyAsync class=op status=0 site=[^ ]+ dst=host src=alloc#1\+8 bytes=4 kind=Default stream=legacy
