@@ -239,10 +239,11 @@ survived_allocation() {
     { echo "it went on with smaller chunks, but printed a wrong sum: $(grep -m1 '^sum of steps' "$RUN_DIR/stdout")"; return 1; }
 }
 
-# The failure sweep's run: without --budget, under a device budget of LEAVE_SWEEP MiB, two to three chunks of
-# 2 x MIN_CHUNK (the solution's first size there: a failed allocation of it is survived with chunks of
-# MIN_CHUNK), of a size drawn per grading.
-sweep_n() { drawn sweep-n $((2 * MIN_CHUNK + 1)) $((6 * MIN_CHUNK)); }
+# The failure sweep's run: without --budget, under a device budget of LEAVE_SWEEP MiB, of a size drawn per
+# grading: more values than the whole budget holds, so that every way of cutting chunks from it (the
+# solution's 2 x MIN_CHUNK, a chunk fitted to the budget, one stream or two) makes at least two chunks, and
+# a run of one chunk is never the lesson's work.
+sweep_n() { drawn sweep-n $((LEAVE_SWEEP * MIB / 4 + 1)) $((LEAVE_SWEEP * MIB / 4 + 2 * MIN_CHUNK)); }
 sweep_chunks() {
   fault_sweep --lesson-work --env "CUDAWB_DEVICE_BUDGET=$((LEAVE_SWEEP * MIB))" --survive survived_allocation -- "$(sweep_n)"
 }
