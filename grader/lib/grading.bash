@@ -11,9 +11,23 @@ WB_BUILD=${WB_BUILD:-$WB_ROOT/build}
 . "$WB_ROOT/grader/lib/backend.sh"
 # shellcheck source=grader/lib/trace.bash
 . "$WB_ROOT/grader/lib/trace.bash"
-bats_load_library bats-support
-bats_load_library bats-assert
-bats_load_library bats-file
+# Bats's helper libraries, their sources read directly where BATS_LIB_PATH holds them: each library's
+# load.bash forks a dirname per file it sources, some twenty forks for every step of every grading.
+wb_load_bats_libraries() {
+  local lib dir p f
+  for lib in bats-support bats-assert bats-file; do
+    dir=""
+    for p in ${BATS_LIB_PATH//:/ }; do
+      [ -f "$p/$lib/load.bash" ] && [ -d "$p/$lib/src" ] && { dir=$p/$lib; break; }
+    done
+    if [ -z "$dir" ]; then bats_load_library "$lib"; continue; fi
+    for f in "$dir"/src/*.bash; do
+      # shellcheck source=/dev/null
+      source "$f"
+    done
+  done
+}
+wb_load_bats_libraries
 # Bats's DEBUG trap records a stack trace before every command a step runs: 50 times a command's own cost,
 # and most of a grading's time. Our failures explain themselves (what was expected, what happened, the
 # usual cause), and report.sh drops Bats's stack trace lines, so the steps run without it.
