@@ -43,9 +43,11 @@ static void init_once() {
         cfg.no_device = end == vis || first != 0 || (*end != 0 && *end != ',');
     }
     cfg.memcheck_leaks = (int)env_long("CUDAWB_MEMCHECK_LEAKS", 0);
-    // a copy: the grader's shim blanks every CUDAWB_ variable's text once the runtime has read it
+    // a copy: the grader's shim blanks every CUDAWB_ variable's text once the runtime has read it. Not on the
+    // heap, which a watched run must leave as a plain run does (a program can see where its malloc lands)
+    static char log_path[4096];
     const char *log = getenv("CUDAWB_MEMCHECK_LOG");
-    cfg.memcheck_log = log ? strdup(log) : NULL;
+    cfg.memcheck_log = log && strlen(log) < sizeof log_path ? strcpy(log_path, log) : NULL;
     cfg.report_api_errors = (int)env_long("CUDAWB_MEMCHECK_API_ERRORS", 1);
     cfg.racecheck = (int)env_long("CUDAWB_RACECHECK", 0);
     cfg.lockstep = (int)env_long("CUDAWB_LOCKSTEP", 1);

@@ -60,9 +60,10 @@ static size_t key_len, key_page_size;
 /* The variables a memory checker adds to the program's environment (compute-sanitizer 2025.x on the H200:
    tests/gpu/README.md, 2026-12-05), which a plain run does not have: copied here, each "NAME=value", and
    removed from the environment before main, so that getenv cannot tell a watched run from a plain one. The
-   checker's own code reads them inside CUDA calls: they are put back while a traced call runs (putenv of
-   these copies) and taken out when it returns. The copies sit in a page that refuses every access
-   (PROT_NONE) the rest of the time, so that a scan of the program's memory does not find them either.
+   checker's own code reads them inside CUDA calls: they are put back while a traced call runs (an
+   environment array holding them too is swapped in) and taken out when it returns. The copies sit in a page
+   that refuses every access (PROT_NONE) the rest of the time, so that a scan of the program's memory does
+   not find them either.
    PWD, which the checker sets and the grader does not, is removed for good. */
 static const char *const watched_prefixes[] = {"NV_SANITIZER_", "NVTX_INJECTION", "NVIDIA_PROCESS_INJECTION",
                                                "NVIDIA-PROCESS-TRACKING", "PWD="};
@@ -71,6 +72,7 @@ static size_t watched_page_size;
 static char *watched_vars[32];
 static size_t nwatched;
 static int watched_shown; /* >0 while traced calls run (any thread) */
+static size_t watched_used; /* bytes of watched_page the copies take */
 static unsigned long fail_call, fail_nth, fail_alloc, fail_site_nth;
 static char fail_site[64];
 static int fail_cublas_create, no_kernel_args;
@@ -260,22 +262,43 @@ static void hide_watched_vars(void)
         }
         unset_blanked(found);
     }
+    watched_used = used;
     if (watched_page != NULL)
         mprotect(watched_page, watched_page_size, PROT_NONE);
 }
 
 /* show_watched_vars at the start of a traced call, hide_watched_vars_again at its end: nothing to do but
-   under a memory checker. */
+   under a memory checker. The environment shown is an array of its own in watched_page (the plain one's
+   entries, then the checker's), swapped in and out through environ: putenv and unsetenv would grow and free
+   the environment's array on the program's heap at every call, and a program would find the holes they left
+   where its own malloc puts things (seen with glibc 2.39). Where it does not fit, putenv after all. */
+static char **plain_environ, **watched_environ;
 static void show_watched_vars(void)
 {
-    size_t i;
+    size_t i, n = 0;
+    char **e;
     if (nwatched == 0)
         return;
     pthread_mutex_lock(&lock);
     if (watched_shown++ == 0) {
         mprotect(watched_page, watched_page_size, PROT_READ | PROT_WRITE);
-        for (i = 0; i < nwatched; i++)
-            putenv(watched_vars[i]);
+        for (e = environ; e != NULL && *e != NULL; e++)
+            n++;
+        watched_environ = (char **)(watched_page + (watched_used + sizeof(char *) - 1) / sizeof(char *) *
+                                                       sizeof(char *));
+        if ((char *)(watched_environ + n + nwatched + 1) <= watched_page + watched_page_size) {
+            plain_environ = environ;
+            for (i = 0; i < n; i++)
+                watched_environ[i] = environ[i];
+            for (i = 0; i < nwatched; i++)
+                watched_environ[n + i] = watched_vars[i];
+            watched_environ[n + nwatched] = NULL;
+            environ = watched_environ;
+        } else {
+            watched_environ = NULL;
+            for (i = 0; i < nwatched; i++)
+                putenv(watched_vars[i]);
+        }
     }
     pthread_mutex_unlock(&lock);
 }
@@ -286,8 +309,12 @@ static void hide_watched_vars_again(void)
         return;
     pthread_mutex_lock(&lock);
     if (--watched_shown == 0) {
-        for (i = 0; i < nwatched; i++)
-            unset_entry(watched_vars[i]);
+        if (watched_environ != NULL && environ == watched_environ)
+            environ = plain_environ;
+        else /* putenv showed them, or the checker's code replaced the array meanwhile */
+            for (i = 0; i < nwatched; i++)
+                unset_entry(watched_vars[i]);
+        watched_environ = NULL;
         mprotect(watched_page, watched_page_size, PROT_NONE);
     }
     pthread_mutex_unlock(&lock);
