@@ -20,6 +20,8 @@ struct fault_record {  // a memcheck finding, analysed after the kernel (no lock
     uintptr_t addr, pc;
     int write;
     uint3 block, thread;
+    unsigned size = 0;     // bytes of the access, where known (a misaligned one)
+    bool misaligned = false;
 };
 
 enum { FIBER_RUN, FIBER_BLOCK, FIBER_WARP };  // what a fiber waits for (the general scheduler of fiber.cpp)

@@ -6,7 +6,7 @@
 // test-stderr: Barrier error detected. Invalid arguments
 // test-stderr: at own_lane_missing in warp_mask_reports.cu:18
 // test-stderr: Warp shuffle from lane 8, which has exited or does not exist
-// test-stderr: at reads_exited in warp_mask_reports.cu:25
+// test-stderr: at reads_exited in warp_mask_reports.cu:26
 // test-stderr: by thread \(4,0,0\) in block \(0,0,0\)
 // test-stderr: ERROR SUMMARY: 5 errors
 // test-gpu: skip (undefined behaviour on a GPU: the CPU backend's own reports)
