@@ -231,14 +231,14 @@ expect_contained() {
 @test "an infinite loop in main is stopped at the time limit, with the line it was at" {
   hostile infinite-loop-in-main
   expect_contained
-  assert_output --partial "timed out after 3 s and was stopped"
+  assert_output --regexp "timed out after [0-9]+ s and was stopped"
   assert_output --regexp "it was at alloc.cu:[0-9]+ when it was stopped"
 }
 
 @test "an infinite loop in a kernel is stopped at the time limit" {
   hostile infinite-loop-in-kernel
   expect_contained
-  assert_output --partial "timed out after 3 s and was stopped"
+  assert_output --regexp "timed out after [0-9]+ s and was stopped"
 }
 
 @test "a program that waits on stdin gets end of file" {
@@ -273,7 +273,7 @@ expect_contained() {
 @test "a program that kills its own time limit is stopped with the sandbox" {
   hostile kill-the-time-limit
   expect_contained
-  assert_output --regexp "timed out after 3 s and was stopped|was killed by SIGKILL"
+  assert_output --regexp "timed out after [0-9]+ s and was stopped|was killed by SIGKILL"
 }
 
 @test "no process in the sandbox shows the grader's settings, failure sweep included" {

@@ -42,6 +42,30 @@ fixture() {
   assert_equal "$RUN_HOW" "timed out after 2 s and was stopped"
 }
 
+@test "on the CPU backend the limit is CPU time: a busy machine does not turn a run into a time-out" {
+  fixture spin
+  WB_BACKEND=cpu WB_TIMEOUT=2 WB_CPU_CORES=2 WB_CPU_WALL_FACTOR=4
+  # The program and two busy loops share one core: 1.5 s of work takes about 4 s, past the 2 s the limit
+  # names, but its CPU time stays under it.
+  taskset -pc 0 "$BASHPID" >/dev/null || skip "taskset cannot pin this shell to one core"
+  taskset -c 0 sh -c 'while :; do :; done' &
+  local busy=$!
+  taskset -c 0 sh -c 'while :; do :; done' &
+  local busy2=$!
+  run_program --name spin -- 1.5
+  kill "$busy" "$busy2"
+  [ "$(cat "$RUN_DIR/elapsed-ms")" -gt 2000 ] || skip "the busy loop did not slow the program down"
+  assert_equal "$RUN_HOW" "exited with status 0"
+}
+
+@test "on the CPU backend a program that never ends is stopped at its CPU time limit" {
+  fixture loop
+  WB_BACKEND=cpu WB_TIMEOUT=2 WB_CPU_CORES=1
+  run_program --name loop --
+  [ "$RUN_NORMAL" = 0 ]
+  assert_equal "$RUN_HOW" "timed out after 2 s and was stopped (the CPU backend counts CPU time, 2 s for each of the 1 cores it may use, so that a busy machine cannot cut a run short)"
+}
+
 @test "100 MB of output is capped and reported" {
   fixture flood
   run_program --name flood --

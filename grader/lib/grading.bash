@@ -35,6 +35,11 @@ trap - DEBUG
 
 WB_LESSON=${WB_LESSON:-$(basename "$BATS_TEST_FILENAME" .bats)}
 WB_TIMEOUT=${WB_TIMEOUT:-20}           # seconds one run of the student's program may take
+# On the CPU backend that limit is CPU time: WB_TIMEOUT seconds on each core its kernels run on, whatever
+# else the machine runs, so that a loaded machine cannot turn a pass into a time-out; the wall clock stops
+# the program at WB_CPU_WALL_FACTOR times the limit (a program that waits, or a host loop on one core).
+WB_CPU_WALL_FACTOR=${WB_CPU_WALL_FACTOR:-2}
+WB_CPU_CORES=${CUDAWB_CPU_THREADS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 WB_OUTPUT_CAP_KB=${WB_OUTPUT_CAP_KB:-1024} # what it may write, per file, before it is stopped
 WB_MEMORY_MB=${WB_MEMORY_MB:-4096}      # its heap (RLIMIT_DATA)
 WB_MAX_PROCS=${WB_MAX_PROCS:-256}       # its processes and threads, in the sandbox (RLIMIT_NPROC)
@@ -204,7 +209,9 @@ run_program() {
   cmd=(env CUDAWB_SCHEDULE=reverse "${envs[@]}" CUDAWB_REPORT="$report" CUDAWB_REPORT_KEY_FILE="$home/.report-key" "${cmd[@]}")
   # The time limit runs inside, so that its SIGTERM reaches the program (whose report then says where it
   # was); the one outside stops a sandbox whose program killed its own time limit.
-  cmd=(timeout --kill-after=3 "$WB_TIMEOUT" "${cmd[@]}")
+  local wall=$WB_TIMEOUT cpu_seconds=$((WB_TIMEOUT * 4))
+  if [ "$WB_BACKEND" = cpu ]; then wall=$((WB_TIMEOUT * WB_CPU_WALL_FACTOR)) cpu_seconds=$((WB_TIMEOUT * WB_CPU_CORES)); fi
+  cmd=(timeout --kill-after=3 "$wall" "${cmd[@]}")
   if [ "$boxed" = 1 ]; then
     sandbox_own "$RUN_DIR/report"
     # Processes and threads, counted inside the sandbox's user namespace: a fork storm stops there.
@@ -224,7 +231,9 @@ run_program() {
     if [ "$boxed" = 1 ]; then cd "$RUN_DIR" || exit 1; else cd "$home" || exit 1; fi
     ulimit -f "$WB_OUTPUT_CAP_KB"           # a file grows past this: the writer gets SIGXFSZ
     ulimit -d "$((WB_MEMORY_MB * 1024))"    # heap: RLIMIT_AS would break CUDA (facts/gpu-facts.md "Sandboxing")
-    ulimit -t "$((WB_TIMEOUT * 4))"         # CPU seconds, all threads together
+    # CPU seconds, all threads together: SIGXCPU at the soft limit (the trace reports where the program was),
+    # SIGKILL 3 s later
+    ulimit -S -t "$cpu_seconds" && ulimit -H -t "$((cpu_seconds + 3))"
     # Only stdin, stdout and stderr reach the program: Bats's report stream (fd 3) and the rest are closed.
     for fd in "/proc/$BASHPID/fd"/*; do
       fd=${fd##*/}
@@ -236,7 +245,7 @@ run_program() {
     for v in ${!LD_LIBRARY_PATH*} ${!CUDA_*} ${!NVIDIA_*} ${!CUDAWB_CPU_*}; do
       [[ $v =~ ^(LD_LIBRARY_PATH|CUDA_[A-Z_]*|NVIDIA_[A-Z_]*|CUDAWB_CPU_[A-Z_]*)$ && ${!v@a} == *x* ]] && keep+=("$v=${!v}")
     done
-    exec env -i PATH="$PATH" HOME="$home" "${keep[@]}" timeout --kill-after=2 "$((WB_TIMEOUT + 10))" "${sandbox[@]}" "${cmd[@]}" </dev/null >"$RUN_DIR/stdout" 2>"$RUN_DIR/stderr"
+    exec env -i PATH="$PATH" HOME="$home" "${keep[@]}" timeout --kill-after=2 "$((wall + 10))" "${sandbox[@]}" "${cmd[@]}" </dev/null >"$RUN_DIR/stdout" 2>"$RUN_DIR/stderr"
   ) && RUN_STATUS=0 || RUN_STATUS=$?
   elapsed=$(( ${EPOCHREALTIME//[!0-9]/} - start ))
   rm -f "$home/.report-key" # read and removed by the trace, unless the program never started
@@ -245,8 +254,11 @@ run_program() {
   elapsed=$((elapsed / 1000000))
   cap_bytes=$((WB_OUTPUT_CAP_KB * 1024))
   RUN_NORMAL=0
-  if { [ "$RUN_STATUS" -eq 124 ] || [ "$RUN_STATUS" -eq 137 ]; } && [ "$elapsed" -ge "$WB_TIMEOUT" ]; then
-    RUN_HOW="timed out after $WB_TIMEOUT s and was stopped"
+  if { [ "$RUN_STATUS" -eq 124 ] || [ "$RUN_STATUS" -eq 137 ]; } && [ "$elapsed" -ge "$wall" ]; then
+    RUN_HOW="timed out after $wall s and was stopped"
+    [ "$wall" = "$WB_TIMEOUT" ] || RUN_HOW="$RUN_HOW (the CPU backend's limit: $WB_TIMEOUT s of CPU time on each of the $WB_CPU_CORES cores it may use, or $wall s in all)"
+  elif [ "$WB_BACKEND" = cpu ] && [ "$RUN_STATUS" -eq 152 ]; then
+    RUN_HOW="timed out after $WB_TIMEOUT s and was stopped (the CPU backend counts CPU time, $WB_TIMEOUT s for each of the $WB_CPU_CORES cores it may use, so that a busy machine cannot cut a run short)"
   elif [ "$RUN_STATUS" -eq 153 ] || [ "$(stat -c %s "$RUN_DIR/stdout")" -ge "$cap_bytes" ] ||
     [ "$(stat -c %s "$RUN_DIR/stderr")" -ge "$cap_bytes" ]; then
     RUN_HOW="printed more than $WB_OUTPUT_CAP_KB KiB and was stopped"

@@ -1285,13 +1285,13 @@ static void write_report(void)
 
 /* --- a program killed by a signal --------------------------------------------------------------- */
 
-/* A crash, an abort or the grader's time limit (SIGTERM) would lose the report and what the program had
+/* A crash, an abort or the grader's time limit (SIGTERM, or SIGXCPU for CPU time) would lose the report and what the program had
    printed. The handler adds the signal as the last record (class=signal status=SIG, addr= the faulting
    address named like a pointer: alloc#K+OFF for host code touching device memory, stack= from the faulting
    instruction), flushes stdout, writes the report and lets the signal kill the program as before. On the
    CPU backend the runtime's own handler runs first: a fault inside a kernel is its to report, and it does
    not return. */
-static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM};
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGXCPU};
 static struct sigaction previous_action[sizeof fatal_signals / sizeof fatal_signals[0]];
 
 static uintptr_t fault_pc(void *ctx)
@@ -1327,7 +1327,7 @@ static void on_fatal(int sig, siginfo_t *si, void *ctx)
         flush_again();
         fprintf(log_file, "call n=%lu fn=signal class=signal status=%d site=? sig=%s%s printed=%ld%s\n", seq + 1, sig,
                 sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE" : sig == SIGILL ? "SIGILL"
-                : sig == SIGABRT ? "SIGABRT" : "SIGTERM", where, (long)lseek(STDOUT_FILENO, 0, SEEK_CUR), stack);
+                : sig == SIGABRT ? "SIGABRT" : sig == SIGXCPU ? "SIGXCPU" : "SIGTERM", where, (long)lseek(STDOUT_FILENO, 0, SEEK_CUR), stack);
         write_report_now(0);
         report_path = NULL; /* once: exit handlers must not write it again */
     }
