@@ -20,6 +20,9 @@ nvcc_cpu=$cpu_dir/bin/nvcc-cpu
 
 "$nvcc_cpu" -O2 -o "$work/bench" "$here/bench.cu"
 "$nvcc_cpu" -O2 -o "$work/matmul" "$here/matmul.cu"
+# as the grader builds them: with the alignment check (bin/nvcc-cpu, NVCC_CPU_ALIGN_CHECK)
+NVCC_CPU_ALIGN_CHECK=1 "$nvcc_cpu" -O2 -o "$work/bench-aligned" "$here/bench.cu"
+NVCC_CPU_ALIGN_CHECK=1 "$nvcc_cpu" -O2 -o "$work/matmul-aligned" "$here/matmul.cu"
 if [[ ${BIG:-0} == 1 ]]; then
     "$work/matmul" 8192 all noplain | awk -v cores="$(nproc)" '{
         printf "matmul %s %dx%d: %.1f s on %d cores (target < 120 s)\n", substr($1, 8), $2, $2, $3, cores }'
@@ -33,6 +36,8 @@ read -r _ strided < <(grep '^reduction_gridstride' "$work/one-core.txt")
 read -r _ warp < <(grep '^warp_reduction' "$work/one-core.txt")
 read -r _ backend_all _ < <(grep '^vector_add' "$work/all-cores.txt")
 "$work/matmul" 1024 >"$work/matmul.txt"
+read -r _ backend_aligned _ < <(CUDAWB_CPU_THREADS=1 "$work/bench-aligned" | grep '^vector_add')
+read -r _ _ matmul_aligned _ < <("$work/matmul-aligned" 1024 naive noplain | grep '^matmul_naive')
 
 # best wall time of 5 runs of a command, in seconds
 best_of_5() {
@@ -66,3 +71,5 @@ awk -v cores="$(nproc)" '{
     printf "matmul %s %dx%d: backend %.2f s on %d cores, plain C %.2f s on one: %.0f%% of plain C; x%d for %d (O(n^3)): %.0f s (target < 120 s)\n",
         substr($1, 8), $2, $2, $3, cores, $4, 100 * $4 / $3, (8192 / $2) ^ 3, 8192, $3 * (8192 / $2) ^ 3
 }' "$work/matmul.txt"
+awk -v b="$backend" -v ba="$backend_aligned" -v ma="$matmul_aligned" '
+    $1 == "matmul_naive" { printf "the grader'"'"'s alignment check (misaligned accesses fault as on a GPU): vector add %.2fx, naive matmul %.2fx the time without it\n", ba / b, ma / $3 }' "$work/matmul.txt"

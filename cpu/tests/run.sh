@@ -13,7 +13,7 @@ source "$here/lib.sh"
 build() {  # build SRC EXE [LIBS]: exactly the grader's command line
     local arch
     read -r -a arch <<<"$(arch_flags "$1" -arch=native)"
-    "$cpu_dir/bin/nvcc-cpu" ${arch[@]+"${arch[@]}"} -O2 -g -lineinfo -Xcompiler -Wall,-Wextra -I "$cases_dir" -o "$2" "$1" "${@:3}"
+    NVCC_CPU_ALIGN_CHECK=1 "$cpu_dir/bin/nvcc-cpu" ${arch[@]+"${arch[@]}"} -O2 -g -lineinfo -Xcompiler -Wall,-Wextra -I "$cases_dir" -o "$2" "$1" "${@:3}"
 }
 sanitizer_cmd() { echo "$cpu_dir/bin/compute-sanitizer"; }
 # the backend's own tools (cuobjdump) for the cases that run them, as the GPU machine's toolkit has the real ones

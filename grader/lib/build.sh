@@ -72,6 +72,8 @@ in_sandbox() {
   # write an endless object file.
   (
     ulimit -d "$((WB_COMPILE_MEMORY_MB * 1024))" -f "$((WB_COMPILE_OUTPUT_MB * 1024))" -t "$((WB_COMPILE_TIMEOUT * 4))"
+    # The CPU backend's kernels fault on a misaligned access as a GPU's do (cpu/bin/nvcc-cpu)
+    export NVCC_CPU_ALIGN_CHECK=1
     exec timeout "$WB_COMPILE_TIMEOUT" "${sandbox[@]}" "$@" </dev/null
   )
 }
