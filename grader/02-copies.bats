@@ -45,12 +45,15 @@ expect_report() {
   done
 }
 
-# copy_into FROM KINDS BYTES DST [AFTER]: the first successful cudaMemcpy (after call AFTER) of BYTES from
-# FROM (host, alloc#K or alloc#*) into DST (alloc#*, host, pinned#* or *) with one of KINDS (a | list, or *
-# for any: the kind is step 2's to judge), as a calls line; nothing if none.
+# copy_into FROM KINDS BYTES DST [AFTER]: the first successful cudaMemcpy or cudaMemcpyAsync (after call
+# AFTER) of BYTES from FROM (host, alloc#K or alloc#*) into DST (alloc#*, host, pinned#* or *) with one of
+# KINDS (a | list, or * for any: the kind is step 2's to judge), as a calls line; nothing if none. An
+# asynchronous copy is as good as a blocking one: what the host read after it is judged by the waits
+# (expect_waited, the printed checksums).
 copy_into() {
   local from=$1 kinds=$2 bytes=$3 dst=$4 after=${5:-0}
-  calls fn=cudaMemcpy "src=$from" "dst=$dst" "bytes=$bytes" status=0 |
+  { calls fn=cudaMemcpy "src=$from" "dst=$dst" "bytes=$bytes" status=0
+    calls fn=cudaMemcpyAsync "src=$from" "dst=$dst" "bytes=$bytes" status=0; } | sort -t $'\t' -k1,1n |
     awk -F '\t' -v k="|$kinds|" -v a="$after" '$1 > a { if (k == "|*|" || (match($7, /kind=[A-Za-z0-9]+/) && index(k, "|" substr($7, RSTART + 5, RLENGTH - 5) "|"))) { print; exit } }'
 }
 
