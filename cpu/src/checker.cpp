@@ -225,11 +225,8 @@ void memcheck_kernel_reports() {
             fprintf(stdout, "\n%s    at %s\n", P, memcheck_where(f.pc, k->d->name).c_str());
             fprintf(stdout, "%s    by thread (%u,%u,%u) in block (%u,%u,%u)\n", P, f.thread.x, f.thread.y, f.thread.z,
                     f.block.x, f.block.y, f.block.z);
-            if (f.misaligned) {
-                fprintf(stdout, "%s    Address 0x%lx is misaligned\n%s\n", P, (unsigned long)f.addr, P);
-                continue;
-            }
-            fprintf(stdout, "%s    Access at 0x%lx is out of bounds\n", P, (unsigned long)f.addr);
+            fprintf(stdout, "%s    Access %s 0x%lx is %s\n", P, f.misaligned ? "to" : "at", (unsigned long)f.addr,
+                    f.misaligned ? "misaligned" : "out of bounds");
             if (shared) {
                 fprintf(stdout, "%s\n", P);
                 continue;
@@ -240,7 +237,10 @@ void memcheck_kernel_reports() {
             // name the allocation only when the access is plausibly an overrun of it (not NULL, not far away)
             const uintptr_t near = 1 << 20;
             if (a && (f.addr + near < a->base || f.addr > a->base + a->size + near)) a = NULL;
-            if (a && f.addr >= a->base + a->size)
+            if (a && f.addr >= a->base && f.addr < a->base + a->size)  // misaligned, in bounds (the H200's words)
+                fprintf(stdout, "%s    and is inside the nearest allocation at 0x%lx of size %lu bytes\n", P,
+                        (unsigned long)a->base, (unsigned long)a->size);
+            else if (a && f.addr >= a->base + a->size)
                 fprintf(stdout, "%s    and is %lu bytes after the nearest allocation at 0x%lx of size %lu bytes\n", P,
                         (unsigned long)(f.addr - (a->base + a->size) + 1), (unsigned long)a->base, (unsigned long)a->size);
             else if (a && f.addr < a->base)
