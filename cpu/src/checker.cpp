@@ -108,10 +108,11 @@ static void on_fault(int sig, siginfo_t *si, void *ctx) {
     siglongjmp(w->thread_jb, 1);
 }
 
-// A misaligned access in a kernel. Device code is compiled with -fsanitize=alignment (bin/nvcc-cpu), whose
-// check calls this handler for a load or store through a pointer not aligned to its type: the GPU faults on
-// it (716 cudaErrorMisalignedAddress, measured on the H200: cpu/tests/cases/sticky_716.cu), where x86 and most ARM cores would
-// carry on. In host code it does nothing: a CPU tolerates it there, as the program would on a GPU machine.
+// A misaligned access in a kernel. With NVCC_CPU_ALIGN_CHECK=1 device code is compiled with
+// -fsanitize=alignment (bin/nvcc-cpu), whose check calls this handler for a load or store through a pointer
+// not aligned to its type: the GPU faults on it (716 cudaErrorMisalignedAddress, measured on the H200:
+// tests/cases/sticky_716.cu), where x86 and most ARM cores would carry on. In host code it does nothing: a
+// CPU tolerates it there, as the program would on a GPU machine.
 // data is UBSan's record of the check (GCC and Clang share its layout): where, the type, its alignment, the
 // kind of access.
 namespace {
