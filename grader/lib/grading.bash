@@ -667,6 +667,12 @@ expect_real_oom() {
   example=${1:-"error: cudaMalloc of 400000000000 bytes failed: out of memory"}
   cause=${2:-"the return value of cudaMalloc is not checked"}
   run_program --name real-oom -- 100000000000
+  # Nothing failed although the program allocated: its sizes do not follow n. Said so, rather than blame the
+  # error checks, which never had an error to see.
+  if [ "$RUN_NORMAL" = 1 ] && [ "$(report_total alloc-calls)" != 0 ] && [ -z "$(failed_call)" ]; then
+    fail "$(printf 'expected: asked for 400 GB (n = 100000000000), an allocation of that size, which fails; then one "%s" line and exit status 1\nhappened: no allocation failed: it %s, and its allocations were:\n%s\nusual cause: the size allocated does not follow n (n * sizeof(float)): the step that checks the allocation'"'"'s size says more' \
+      "$example" "$RUN_HOW" "$(calls class=alloc | head -n 4 | while IFS= read -r c; do printf '    %s\n' "$(call_text "$c")"; done)")"
+  fi
   why=$(contract_kept "$format") ||
     fail "$(printf 'expected: asked for 400 GB, the program prints one "%s" line and exits with status 1\nhappened: %s\nusual cause: %s' \
       "$example" "$why" "$cause")"
