@@ -92,6 +92,12 @@ setup() {
   assert_failure
   assert_output --regexp "timed out after [0-9]+ s and was stopped"
   assert_output --regexp "it was at alloc.cu:[0-9]+ when it was stopped"
+  # One mistake, one step: the steps after the first that grade the same run are skipped, naming the step
+  # that shows how it ended, and that step failed.
+  local first
+  first=$(awk -F '\t' '$2 == "skipped" && $6 ~ /^needs the run to end first: / { sub(/.*; step /, "", $6); print $6 + 0; exit }' "$RESULTS")
+  [ -n "$first" ] || fail "no step says \"needs the run to end first\": $(cat "$RESULTS")"
+  [ "$(step_status "$first")" = failed ] || fail "step $first, named, did not fail: $(cat "$RESULTS")"
 }
 
 @test "100 MB of output is capped and reported" {

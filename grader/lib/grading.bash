@@ -384,10 +384,29 @@ tail_excerpt() {
 expect_exit() {
   local want=${1:-0}
   [ "$RUN_NORMAL" = 1 ] && [ "$RUN_STATUS" -eq "$want" ] && return 0
+  ended_badly "$want" "this step grades the same run, which $RUN_HOW"
   fail "$(printf 'expected: your program exits with status %s\nhappened: it %s; its stderr:\n%s%s\nusual cause: %s' \
     "$want" "$RUN_HOW" "$(excerpt "$RUN_DIR/stderr" 6)" \
     "$([ "$RUN_NORMAL" = 1 ] || printf '\nwhat it printed last, before it was stopped:\n%s' "$(tail_excerpt "$RUN_DIR/stdout" 4)")" \
     "$(cause_of_run)")"
+}
+
+# ended_badly WANT WHY [--only-after]: one mistake, one step. The first step of a grading to find that a run of
+# the program did not end with status WANT says why (it fails, as its caller goes on to do); a later step
+# whose run has the same arguments (the same run, or the same program run again as a sweep's count) is not
+# graded on it: it is skipped, "needs the run to end first", WHY saying what it needed, and names the step
+# that shows the ending. It does not say that step's work is wrong: the mistake may be in any step's code.
+# --only-after: only skip, never record (the caller's failure is not about how the run ended).
+ended_badly() {
+  local want=$1 why=$2 step first first_run
+  step=${BATS_TEST_DESCRIPTION%%:*} step=${step#step }
+  if [ -f "$WB_WORK/ended-badly" ]; then
+    { read -r first; read -r first_run; } <"$WB_WORK/ended-badly"
+    [ "$first" = "$step $want" ] || ! cmp -s "$first_run/args" "$RUN_DIR/args" ||
+      skip "needs the run to end first: $why; step ${first% *} shows how it ended and the program's own error (fix what makes it end so, whichever step's work that is)"
+  elif [ "${3:-}" != --only-after ]; then
+    printf '%s %s\n%s\n' "$step" "$want" "$RUN_DIR" >"$WB_WORK/ended-badly"
+  fi
 }
 
 # expect_line PREFIX EXPECTED_FILE CAUSE: the run printed the expected file's line that starts with PREFIX.
@@ -480,6 +499,7 @@ expect_lesson_work() {
       made=$((made + $(calls "fn=$fn" status=0 | awk -F '\t' '{ t += $6 } END { print t + 0 }')))
     done
     [ "$made" -ge "${need#*=}" ] && continue
+    ended_badly 0 "the program does not get through the lesson's work with these arguments" --only-after
     fail "$(printf 'expected: the run does the lesson'"'"'s work, at least %s successful %s call(s)\nhappened: it made %s, so %s\nusual cause: the steps before this one are not written yet' \
       "${need#*=}" "${fns//|/ or }" "$made" "$1")"
   done
