@@ -690,7 +690,7 @@ expect_real_oom() {
   # Nothing failed although the program allocated: its sizes do not follow n. Said so, rather than blame the
   # error checks, which never had an error to see.
   if [ "$RUN_NORMAL" = 1 ] && [ "$(report_total alloc-calls)" != 0 ] && [ -z "$(failed_call)" ]; then
-    fail "$(printf 'expected: asked for 400 GB (n = 100000000000), an allocation of that size, which fails; then one "%s" line and exit status 1\nhappened: no allocation failed: it %s, and its allocations were:\n%s\nusual cause: the size allocated does not follow n (n * sizeof(float)): the step that checks the allocation'"'"'s size says more' \
+    fail "$(printf 'expected: asked for 400 GB (n = 100000000000), an allocation of that size, which fails; then one "%s" line and exit status 1\nhappened: no allocation failed: it %s, and its allocations were:\n%s\nusual cause: the size allocated does not follow the n the program was given: the step that checks the allocation'"'"'s size says more' \
       "$example" "$RUN_HOW" "$(calls class=alloc | head -n 4 | while IFS= read -r c; do printf '    %s\n' "$(call_text "$c")"; done)")"
   fi
   why=$(contract_kept "$format") ||
