@@ -205,7 +205,7 @@ expect_gives_up() {
   fi
   [ -z "$why" ] ||
     fail "$(printf 'expected: with %s bytes of device memory and a --budget of %s, chunks halved down to the smallest, then one "error: %s of %s bytes failed: out of memory" line for the allocation that failed last, everything released, exit status 1\nhappened: %s\nusual cause: a retry that never gives up, or a failure whose return value is not checked' \
-      "$device" "$budget" "$(call_field "$last" fn)" "${bytes:-N}" "$why")"
+      "$device" "$budget" "$(fn=$(call_field "$last" fn); echo "${fn:-CALL}")" "${bytes:-N}" "$why")"
   expect_retries_freed 2
 }
 
