@@ -22,7 +22,10 @@ expect_copies_ran() {
   local line
   line=$(grep -m1 '^error: cudaMemcpy' "$RUN_DIR/stderr" 2>/dev/null || true)
   if [ "$RUN_NORMAL" = 1 ] && [ "$RUN_STATUS" -ne 0 ] && [ -n "$line" ]; then
-    fail "$(printf 'expected: every copy succeeds and the program exits with status 0\nhappened: %s\nusual cause: a cudaMemcpyKind that does not match the pointers (host to device is cudaMemcpyHostToDevice: destination on the device, source on the host); cudaMemcpy then returns cudaErrorInvalidValue and copies nothing. A device pointer already freed, or a count past the end of a buffer, fails the same way' "$line")"
+    # The run's ending is this step's finding: a later step on the same run waits for it (ended_badly).
+    ended_badly 0 "this step grades the same run, which $RUN_HOW"
+    fail "$(printf 'expected: every copy succeeds and the program exits with status 0\nhappened: %s%s\nusual cause: a cudaMemcpyKind that does not match the pointers (host to device is cudaMemcpyHostToDevice: destination on the device, source on the host); cudaMemcpy then returns cudaErrorInvalidValue and copies nothing. A device pointer already freed, or a count past the end of a buffer, fails the same way' "$line" \
+      "$(last_failed_call | while IFS= read -r c; do printf '\nthe call that failed: %s' "$(call_site_text "$c")"; done)")"
   fi
   expect_exit 0
 }

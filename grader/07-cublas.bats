@@ -44,12 +44,20 @@ expected_checksum() {
 
 # expect_checksum M N K WHAT: the last run printed the right "checksum: S" line for M x K times K x N.
 expect_checksum() {
-  local want line
+  local want line gemm back printed
   want=$(expected_checksum "$1" "$2" "$3")
   line=$(grep -m1 '^checksum: ' "$RUN_DIR/stdout" || true)
+  # A checksum read before the copy back was waited for shows whatever the copy had written by then, right
+  # or wrong by luck (on a GPU, by timing): it cannot be graded until step 4's wait is there.
+  gemm=$(calls fn=cublasSgemm status=0 | tail -n 1)
+  back=$([ -z "$gemm" ] || copy_back "$gemm")
+  printed=$(printed_at "checksum: ")
+  [ -z "$back" ] || [ -z "$printed" ] || [ -z "$(unfinished_at "$printed" "$(call_field "$back" n)")" ] ||
+    skip "needs step 4 first: the checksum was printed before the host waited for $(call_site_text "$back"), so it shows whatever the copy had written by then; step 4 grades the wait"
   [ "$line" = "checksum: $want" ] && return 0
-  fail "$(printf 'expected: "checksum: %s", the weighted sum of C = A B for A %s x %s and B %s x %s (%s)\nhappened: %s\nusual cause: %s' \
+  fail "$(printf 'expected: "checksum: %s", the weighted sum of C = A B for A %s x %s and B %s x %s (%s)\nhappened: %s%s\nusual cause: %s' \
     "$want" "$1" "$3" "$3" "$2" "$4" "${line:-no checksum line; the program $RUN_HOW}" \
+    "${gemm:+, from the product of $(call_site_text "$gemm")}" \
     "row-major arrays handed to cuBLAS as they are: cuBLAS reads them column-major, as A^T and B^T, and computes another product. Ask for C^T = B^T A^T (B first, then A, dimensions n, m, k) or use the transposes, with each leading dimension the length of a column-major column")" ||
     return 1
 }
@@ -193,7 +201,7 @@ run_budget() {
     fail "$(printf 'expected: the handle created before the matrices are allocated\nhappened: %s came after %s\nusual cause: cublasCreate after the cudaMalloc calls: with the buffers in place, the library may not find the memory it needs (CUBLAS_STATUS_ALLOC_FAILED)' "$(call_site_text "$creates")" "$(call_site_text "$(calls "n=$first_alloc")")")"
   destroys=$(calls fn=cublasDestroy status=0)
   [ "$(grep -c . <<<"$destroys")" = 1 ] ||
-    fail "$(printf 'expected: the handle destroyed once, at the end\nhappened: %s cublasDestroy call(s) returned 0:\n%s\nusual cause: the cleanup code skips cublasDestroy' "$(grep -c . <<<"$destroys")" "$(calls_of cublasDestroy)")"
+    fail "$(printf 'expected: the handle destroyed once, at the end\nhappened: %s cublasDestroy call(s) returned 0:\n%s%s\nusual cause: the cleanup code skips cublasDestroy' "$(grep -c . <<<"$destroys")" "$(calls_of cublasDestroy)" "$(unreleased_objects handle | sed '1s/^/\n/')")"
   last_use=$(calls | awk -F '\t' '$2 ~ /^cublas/ && $2 != "cublasDestroy" && $7 ~ /handle=handle#1( |$)/ { n = $1 } END { print n + 0 }')
   [ "$(call_field "$destroys" n)" -gt "$last_use" ] ||
     fail "$(printf 'expected: the handle destroyed after the last call that uses it\nhappened: %s, and then %s\nusual cause: cublasDestroy before the last cuBLAS call (a destroyed handle makes it fail with CUBLAS_STATUS_EXECUTION_FAILED)' "$(call_site_text "$destroys")" "$(call_site_text "$(calls "n=$last_use")")")"
@@ -330,7 +338,8 @@ run_budget() {
   run_timed "$GPU_TIMED_N" "$CPU_TIMED_N"
   n=$TIMED_SIZE
   grep -qx "naive kernel and cublasSgemm on $n x $n floats agree: yes" "$RUN_DIR/stdout" ||
-    fail "$(printf 'expected: "naive kernel and cublasSgemm on %s x %s floats agree: yes" (whole numbers: the two products are equal to the bit)\nhappened: %s' "$n" "$n" "$(grep -m1 'agree' "$RUN_DIR/stdout" || echo "no such line; the program $RUN_HOW")")"
+    fail "$(printf 'expected: "naive kernel and cublasSgemm on %s x %s floats agree: yes" (whole numbers: the two products are equal to the bit)\nhappened: %s%s' "$n" "$n" "$(grep -m1 'agree' "$RUN_DIR/stdout" || echo "no such line; the program $RUN_HOW")" \
+      "$(calls fn=cublasSgemm "mnk=${n}x${n}x${n}" status=0 | head -n 1 | while IFS= read -r g; do printf ', the product of %s' "$(call_site_text "$g")"; done)")"
   # The times are the ones the events measured, as the trace recorded them: the span with the naive
   # kernel's launch, and the span with one cublasSgemm over all n x n.
   timed=$(elapsed_spans | while IFS=$'\t' read -r ms s e _; do

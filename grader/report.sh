@@ -48,14 +48,61 @@ step_line() { # STATUS COLOR NAME POINTS MAX
   printf '  %s%-4s%s  %-74s %s/%s\n' "$2" "$1" "$plain" "$3" "$4" "$5"
 }
 
-while IFS= read -r line; do
+# One mistake, one step: a failed step whose messages name a place in the program's code (file:line) that
+# an earlier failed step named is not counted as a second failure. It is shown as skipped, "needs step N
+# first", for its evidence comes from code that step already found wrong: fixing it may fix this one too,
+# and this step is graded then. A failed step waits here until its messages are all read (the next step's
+# line, the end, or a second without output: Bats prints a test's messages right after its result).
+declare -A blamed=()  # file:line -> the first failed step that named it
+fail_num="" fail_name="" fail_points="" fail_lines=()
+finish_failed() {
+  [ -n "$fail_num" ] || return 0
+  local site first="" msg
+  local -a sites=()
+  mapfile -t sites < <(printf '%s\n' "${fail_lines[@]}" | grep -oE '[A-Za-z0-9_.+-]+\.(cu|cuh|c|h|cc|cpp):[0-9]+' | sort -u)
+  for site in "${sites[@]}"; do
+    [ -z "${blamed[$site]:-}" ] || { first=${blamed[$site]}; break; }
+  done
+  if [ -n "$first" ]; then
+    msg="needs step $first first: step $first found a mistake at $site, and this step's evidence comes from the same code; fix what step $first says, and this step is graded"
+    skipped=$((skipped + 1)); max=$((max + fail_points))
+    step_line SKIP "$yellow" "$fail_name" 0 "$fail_points"
+    printf '          %s\n' "$msg"
+    printf '%s\tskipped\t0\t%s\t%s\t%s\n' "$fail_num" "$fail_points" "${fail_name#step *: }" "$msg" >>"$tsv"
+  else
+    for site in "${sites[@]}"; do blamed[$site]=$fail_num; done
+    failed=$((failed + 1)); max=$((max + fail_points))
+    step_line FAIL "$red" "$fail_name" 0 "$fail_points"
+    [ ${#fail_lines[@]} -eq 0 ] || printf '          %s\n' "${fail_lines[@]}"
+    msg=$(printf '%s\n' "${fail_lines[@]}" | grep -m1 . || true)
+    msg=${msg//$'\t'/ }
+    printf '%s\tfailed\t0\t%s\t%s\t%s\n' "$fail_num" "$fail_points" "${fail_name#step *: }" "${msg:0:300}" >>"$tsv"
+  fi
+  fail_num="" fail_lines=()
+}
+
+carry=""
+while true; do
+  # A read that times out keeps what it read of the line (carry) and shows a waiting failed step.
+  if IFS= read -r -t 1 part; then
+    line=$carry$part carry=""
+  else
+    rc=$?
+    [ "$rc" -gt 128 ] || break
+    carry=$carry$part
+    finish_failed
+    continue
+  fi
   if [[ $line =~ ^(not\ )?ok\ [0-9]+\ (step\ ([0-9]+):\ (.*)\ \(([0-9]+)\ points?\))(\ #\ skip\ ?(.*))?$ ]]; then
+    flush_row
+    finish_failed
     name="step ${BASH_REMATCH[3]}: ${BASH_REMATCH[4]}"
     points=${BASH_REMATCH[5]} reason=${BASH_REMATCH[7]}
     steps=$((steps + 1))
     if [ -n "${BASH_REMATCH[1]}" ]; then
-      status=failed; failed=$((failed + 1)); max=$((max + points)); award=0
-      step_line FAIL "$red" "$name" 0 "$points"
+      fail_num=${BASH_REMATCH[3]} fail_name=$name fail_points=$points
+      pending=failed
+      continue
     elif [ -n "${BASH_REMATCH[6]}" ] && [[ $reason == "needs a GPU"* ]]; then
       status=needs-gpu; needs_gpu=$((needs_gpu + 1)); award=0
       step_line "GPU?" "$yellow" "$name" - "$points"
@@ -73,22 +120,26 @@ while IFS= read -r line; do
     row_reason=$reason
     pending=$status
   elif [[ $line == "# progress: "* ]]; then
+    finish_failed # a progress line is the next step's: the failed one's messages are all read
     progress "${line#\# progress: }"
   elif [[ $line == "# "* || $line == "#" ]] && [ "$pending" = failed ]; then
     if ! is_trace "$line"; then
       msg=${line#\#}
-      printf '          %s\n' "${msg# }"
-      if [ -z "$row_reason" ] && [ -n "${msg# }" ]; then row_reason=${msg# } row_reason=${row_reason//$'\t'/ } row_reason=${row_reason:0:300}; fi
+      fail_lines+=("${msg# }")
     fi
   elif [[ $line =~ ^(not\ )?ok ]]; then
+    finish_failed
     printf 'grader error: a test is not named "step N: ... (P points)": %s\n' "$line" >&2
     failed=$((failed + 1))
   elif [[ $line != "#"* && ! $line =~ ^1\.\.[0-9]+$ ]]; then
+    finish_failed
     printf '  %s\n' "$line" # Bats's own errors (a missing helper library, a syntax error): show them
   fi
 done
+[ -z "$carry" ] || printf '  %s\n' "$carry"
 
 flush_row
+finish_failed
 mkdir -p "$(dirname "$results")"
 cp "$tsv" "$results"
 total=$((passed + failed + skipped))

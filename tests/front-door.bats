@@ -48,14 +48,14 @@ setup() {
   assert_output --partial "apt-get install -y bats-support bats-assert bats-file"
 }
 
-@test "a compile error fails step 1 with the compiler's message, and every other step says why it cannot run" {
+@test "a compile error fails step 1 with the compiler's message, and every other step waits for it" {
   require_solutions
   grade 01-allocation "$(submission_from 01-allocation solutions "$(fixture_patch compile-error)")"
   assert_failure
   assert_output --regexp "FAIL  step 1: compiles cleanly"
   assert_output --partial "alloc.cu"
   assert_output --partial "error"
-  assert_output --partial "cannot run: the program did not build (compile-error; step 1 shows why)"
+  assert_output --partial "needs step 1 first: the program did not build (compile-error; step 1 shows why)"
   refute_output --partial PASS
   refute_output --partial "build/check"
 }

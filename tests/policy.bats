@@ -202,7 +202,7 @@ hostile_cases() {
     "policy: dlopen at alloc.cu:6: loads code at run time; an instructor can allow it: ALLOW=dlopen"
   assert_equal "$(step_status 1)" failed
   assert_equal "$(awk -F '\t' '$2 == "passed"' "$RESULTS" | wc -l)" 0
-  assert_output --partial "cannot run: the program did not build (policy; step 1 shows why)"
+  assert_output --partial "needs step 1 first: the program did not build (policy; step 1 shows why)"
   grade 01-allocation "$dir" --allow dlopen
   assert_output --partial "policy: ALLOW=dlopen (let through by the instructor)"
   refute_output --partial "policy: dlopen at"

@@ -54,3 +54,28 @@ tap() {
   assert_equal "$(cut -f1,2,6 "$BATS_TEST_TMPDIR/results.tsv" | tr '\t\n' ' |')" \
     "1 failed expected: every allocation freed|2 skipped cannot run here: no GPU|3 failed |"
 }
+
+@test "one mistake, one step: a failed step naming code an earlier failed step named waits for it" {
+  tap $'1..4\nok 1 step 1: compiles cleanly (1 point)\nnot ok 2 step 2: allocates (2 points)\n# expected: a cudaMalloc of 4000 bytes\n# happened: cudaMalloc(bytes=8) returned 0 at alloc.cu:56\nnot ok 3 step 3: clears (2 points)\n# expected: a cudaMalloc of 400 bytes\n# happened: cudaMalloc(bytes=8) returned 0 at alloc.cu:56\nnot ok 4 step 4: frees (3 points)\n# happened: cudaFree at alloc.cu:90 returned 1'
+  assert_failure
+  assert_output --partial "FAIL  step 2: allocates"
+  assert_output --partial "SKIP  step 3: clears"
+  assert_output --partial "needs step 2 first: step 2 found a mistake at alloc.cu:56"
+  # Other code is another mistake: step 4 fails in its own right.
+  assert_output --partial "FAIL  step 4: frees"
+  assert_line "lesson 01: 1/4 steps passed (1/8 points)"
+  assert_equal "$(cut -f1,2 "$BATS_TEST_TMPDIR/results.tsv" | tr '\t\n' ': ')" "1:passed 2:failed 3:skipped 4:failed "
+  # The skipped step's row says which step it waits for; the failed one's keeps its first detail.
+  assert_equal "$(awk -F '\t' '$1 == 3 { print $6 }' "$BATS_TEST_TMPDIR/results.tsv" | cut -c1-19)" "needs step 2 first:"
+  assert_equal "$(awk -F '\t' '$1 == 2 { print $6 }' "$BATS_TEST_TMPDIR/results.tsv")" "expected: a cudaMalloc of 4000 bytes"
+}
+
+@test "a failed step is shown before the next step's result comes (no wait for a slow step)" {
+  # The next step's line comes 3 s later: the failure must be on the screen within the first 2 s.
+  { printf '1..3\nok 1 step 1: compiles cleanly (1 point)\nnot ok 2 step 2: allocates (2 points)\n# expected: x\n'; sleep 3; printf 'ok 3 step 3: frees (3 points)\n'; } |
+    "$WB_ROOT/grader/report.sh" 01-allocation "$BATS_TEST_TMPDIR/results.tsv" >"$BATS_TEST_TMPDIR/out" &
+  sleep 2
+  grep -q "FAIL  step 2: allocates" "$BATS_TEST_TMPDIR/out"
+  wait || true
+  grep -q "PASS  step 3: frees" "$BATS_TEST_TMPDIR/out"
+}

@@ -43,8 +43,8 @@ expect_summed() {
   copies=$(calls "fn=cudaMemcpy*" moved=HostToDevice status=0 | awk -F '\t' '$2 ~ /^cudaMemcpy(Async)?$/')
   bytes=$(awk -F '\t' '{ v = " " $7 " "; sub(/.* bytes=/, "", v); sub(/ .*/, "", v); t += v * $6 } END { print t + 0 }' <<<"$copies")
   [ "$bytes" = "$((n * 4))" ] ||
-    fail "$(printf 'expected: the %s values (%s bytes) copied to the device once each, in chunks (cudaMemcpyAsync)\nhappened: %s bytes copied in %s call(s)\nusual cause: the last, shorter chunk dropped or copied whole, or a chunk copied twice' \
-      "$n" "$((n * 4))" "$bytes" "$(grep -c . <<<"$copies")")"
+    fail "$(printf 'expected: the %s values (%s bytes) copied to the device once each, in chunks (cudaMemcpyAsync)\nhappened: %s bytes copied in %s call(s)%s\nusual cause: the last, shorter chunk dropped or copied whole, or a chunk copied twice' \
+      "$n" "$((n * 4))" "$bytes" "$(grep -c . <<<"$copies")" "$(cut -f5 <<<"$copies" | sort -u | paste -sd' ' | sed '/./s/^/ at /')")"
   launches=$(calls fn=cudaLaunchKernel kernel=sum_steps status=0)
   counted=$(awk -F '\t' '{ a = $7; sub(/.* args=/, "", a); sub(/ .*/, "", a); split(a, v, ","); t += v[2] * $6 } END { print t + 0 }' <<<"$launches")
   [ "$counted" = "$n" ] ||

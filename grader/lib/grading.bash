@@ -146,11 +146,12 @@ expect_printed() {
 # same sources that a step made itself (lesson 00 builds them again with other nvcc flags).
 program() { printf '%s\n' "$WB_WORK/build${WB_ALT_BUILD:+/$WB_ALT_BUILD}/program"; }
 
-# Fails the step when the program did not build; skips it when nothing here can run CUDA code.
+# Skips the step when the program did not build (step 1 is the one that fails: one mistake, one step), or
+# when nothing here can run CUDA code.
 require_program() {
   local status
   status=$(cat "$WB_WORK/build/status" 2>/dev/null || echo missing)
-  [ "$status" = ok ] || fail "cannot run: the program did not build ($status; step 1 shows why)"
+  [ "$status" = ok ] || skip "needs step 1 first: the program did not build ($status; step 1 shows why)"
   [ "$WB_BACKEND" != none ] || skip "cannot run here: ${WB_SKIP_WHY:-$WB_BACKEND_WHY}"
 }
 
@@ -357,10 +358,20 @@ cause_of_run() {
     *"did not write"*) echo "code that writes the grader's record of CUDA calls itself: the grade comes from the calls the program really makes" ;;
     *) if [ "$(report_total alloc-calls)" = "0" ] && grep -q 'invalid argument' "$RUN_DIR/stderr" 2>/dev/null; then
          echo "a CUDA call got a NULL device pointer: the program has not allocated anything yet (the allocation step comes first)"
-       else
+       elif last_failed_call >/dev/null; then
+         # Named by its place, so that a later step failing on the same code waits for this one (report.sh).
+         printf 'the last CUDA call that failed before the end: %s; the program'"'"'s own error message above says what it was for\n' "$(call_site_text "$(last_failed_call)")"
+       elif [ -s "$RUN_DIR/stderr" ]; then
          echo "read the program's own error message above"
+       else
+         echo "no CUDA call failed and the program printed no error: an exit() or a return from main taken early"
        fi ;;
   esac
+}
+
+# last_failed_call: the last run's last CUDA or cuBLAS call that did not succeed (its record); 1 if none.
+last_failed_call() {
+  calls | awk -F '\t' '$2 ~ /^cu(da|blas)/ && $4 ~ /^[0-9]+$/ && $4 != 0 { last = $0 } END { if (last == "") exit 1; print last }'
 }
 
 # Prints the first lines of a file, indented, for a failure message.
@@ -397,10 +408,14 @@ expect_exit() {
 # graded on it: it is skipped, "needs the run to end first", WHY saying what it needed, and names the step
 # that shows the ending. It does not say that step's work is wrong: the mistake may be in any step's code.
 # --only-after: only skip, never record (the caller's failure is not about how the run ended).
+# --record: only record, never skip (a step failing on the run in a command substitution, where a skip
+# would end only the subshell: lesson 01's data_buffer).
 ended_badly() {
   local want=$1 why=$2 step first first_run
   step=${BATS_TEST_DESCRIPTION%%:*} step=${step#step }
-  if [ -f "$WB_WORK/ended-badly" ]; then
+  if [ "${3:-}" = --record ]; then
+    [ -f "$WB_WORK/ended-badly" ] || printf '%s %s\n%s\n' "$step" "$want" "$RUN_DIR" >"$WB_WORK/ended-badly"
+  elif [ -f "$WB_WORK/ended-badly" ]; then
     { read -r first; read -r first_run; } <"$WB_WORK/ended-badly"
     [ "$first" = "$step $want" ] || ! cmp -s "$first_run/args" "$RUN_DIR/args" ||
       skip "needs the run to end first: $why; step ${first% *} shows how it ended and the program's own error (fix what makes it end so, whichever step's work that is)"
@@ -490,7 +505,8 @@ expect_allocated() {
 # expect_lesson_work WHY: the last run made the calls the lesson's TODOs add, LESSON_WORK (set by each
 # grader): "FN=K ..." asks for at least K successful calls of FN, "FN1|FN2=K" of FN1 and FN2 together. A
 # step that checks how the work is done (memory checker, failure sweep) earns nothing on the skeleton's
-# own code; WHY says what is missing without the work.
+# own code: without the work it is skipped, "needs the steps before it first" (they fail, saying what is
+# missing: one mistake, one step); WHY says what this step cannot check without it.
 expect_lesson_work() {
   local need fns fn made
   for need in ${LESSON_WORK:-}; do
@@ -500,7 +516,7 @@ expect_lesson_work() {
     done
     [ "$made" -ge "${need#*=}" ] && continue
     ended_badly 0 "the program does not get through the lesson's work with these arguments" --only-after
-    fail "$(printf 'expected: the run does the lesson'"'"'s work, at least %s successful %s call(s)\nhappened: it made %s, so %s\nusual cause: the steps before this one are not written yet' \
+    skip "$(printf 'needs the steps before it first: a run that does the lesson'"'"'s work makes at least %s successful %s call(s), this one made %s, so %s' \
       "${need#*=}" "${fns//|/ or }" "$made" "$1")"
   done
 }
@@ -518,7 +534,7 @@ expect_no_leaks() {
   events=$(report_total live-events)
   [ "$live" = 0 ] && [ "${handles:-0}" = 0 ] && [ "${streams:-0}" = 0 ] && [ "${events:-0}" = 0 ] && return 0
   local leaks
-  leaks=$(leak_lines)
+  leaks=$(leak_lines; unreleased_objects)
   fail "$(printf 'expected: every allocation freed, every stream, event and cuBLAS handle destroyed before the program ends\nhappened: still alive at exit: %s allocation(s), %s stream(s), %s event(s), %s cuBLAS handle(s)%s\nusual cause: a buffer or handle missing from the cleanup code, or a return before it' \
     "$live" "${streams:-0}" "${events:-0}" "${handles:-0}" "${leaks:+$'\n'$leaks}")"
 }
@@ -655,6 +671,18 @@ unexcused_sticky() {
   calls | awk -F '\t' '($4 == 700 || $4 == 710 || ($4 >= 714 && $4 <= 719)) && (" " $7 " ") !~ / (injected|sticky)=1 / { print; exit }'
 }
 
+# unreleased_objects [handle|stream|event]: the streams, events and cuBLAS handles the last run created and
+# never destroyed, one line each with the place that made it ("cublasCreate at gemm.cu:100 (handle#1),
+# never destroyed"): a leak named by its place, so that the steps that find the same one share it.
+unreleased_objects() {
+  calls | awk -F '\t' -v only="${1:-}" '
+    function id(   m) { if (!match(" " $7 " ", " (handle|stream|event)=[a-z]+#[0-9]+ ")) return ""; m = substr(" " $7 " ", RSTART + 1, RLENGTH - 2); sub(/^[a-z]+=/, "", m); return m }
+    $4 != 0 { next }
+    $2 ~ /^(cublasCreate|cudaStreamCreate|cudaEventCreate)/ && (k = id()) != "" && (only == "" || index(k, only "#") == 1) { made[k] = $2 " at " $5; order[++n] = k }
+    $2 ~ /^(cublasDestroy|cudaStreamDestroy|cudaEventDestroy)/ && (k = id()) != "" { delete made[k] }
+    END { for (i = 1; i <= n; i++) if (order[i] in made) printf "    %s (%s), never destroyed\n", made[order[i]], order[i] }'
+}
+
 # leaks_beyond BASELINE_DIR: what the last run left alive (allocations, by function and site; streams,
 # events, cuBLAS handles, by count) beyond what the normal run in BASELINE_DIR left: a leak of the normal
 # path is the leak step's, not also the failure sweep's. One line each, for a message.
@@ -672,6 +700,7 @@ leaks_beyond() {
     else
       more=$fn
       printf '    %s %s still alive\n' "$more" "$bytes"
+      unreleased_objects "${bytes%s}"
     fi
   done
 }

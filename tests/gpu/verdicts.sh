@@ -5,7 +5,8 @@
 #   LESSON <tab> solution|skeleton|variant|rewrite <tab> NAME <tab> expected step <tab> failed steps <tab> needs-gpu steps
 # Run it on each backend and compare the two files with compare-verdicts.sh: the issue asks for the same lists
 # of failed steps on the GPU as on the CPU backend. REGRADE=FILE grades only the "LESSON kind NAME" lines of
-# FILE (with JOBS 1, alone: gradings that share a GPU can disturb each other's memory fill).
+# FILE (with JOBS 1, alone: gradings that share a GPU can disturb each other's memory fill). REPORTS=DIR keeps
+# each grading's report there as LESSON.KIND.NAME.txt.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 backend=${1:?usage: verdicts.sh cpu|gpu OUTFILE [JOBS] [LESSON...]}
@@ -36,6 +37,7 @@ one() {
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$kind" "$name" "$expected" \
     "$(awk -F '\t' '$2 == "failed" { printf "%s%s", s, $1; s = " " }' "$dir/results/$id.tsv" 2>/dev/null)" \
     "$(awk -F '\t' '$2 == "needs-gpu" { printf "%s%s", s, $1; s = " " }' "$dir/results/$id.tsv" 2>/dev/null)"
+  [ -z "${REPORTS:-}" ] || cp "$dir/log" "$REPORTS/$id.$kind.$name.txt"
   rm -rf "$dir"
 }
 export -f one
