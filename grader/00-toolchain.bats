@@ -147,8 +147,8 @@ expect_stopped() {
   names=$(call_field "$first" fn)
   [ "$names" != cudaLaunchKernel ] || names="launch|cudaGetLastError|cudaPeekAtLastError"
   [[ $line =~ $names && $line == *"$string"* && $line == *"$fix_words"* ]] ||
-    fail "$(printf 'expected: the error line names the call that failed first (%s), gives CUDA'"'"'s string for %s, "%s", and how to fix it:\n    %s\nhappened: %s\nusual cause: the error is reported without what to do about it, or by a later call than the one that failed' \
-      "$(call_field "$first" fn)" "$code" "$string" "$fix_words" "$line")"
+    fail "$(printf 'expected: the error line names the call that failed first (%s at %s), gives CUDA'"'"'s string for %s, "%s", and how to fix it:\n    %s\nhappened: %s\nusual cause: the error is reported without what to do about it, or by a later call than the one that failed' \
+      "$(call_field "$first" fn)" "$(call_field "$first" line)" "$code" "$string" "$fix_words" "$line")"
   ! grep -q '^scaled ' "$RUN_DIR/stdout" ||
     fail "expected: no result printed when the kernel cannot run; happened: $(grep -m1 '^scaled ' "$RUN_DIR/stdout")"
 }

@@ -210,8 +210,9 @@ expect_error_line() {
       fail "$(printf 'expected: a leak report at exit\nhappened: none was written; the program %s\nusual cause: %s' "$RUN_HOW" "$(cause_of_run)")"
     after=$(calls class=free | awk -F '\t' '$4 != 0' | grep -c . || true)
     [ "$after" -eq 0 ] ||
-      fail "$(printf 'expected: after the sticky error of errors --%s, no more CUDA calls\nhappened: %s free call(s) failed after it:\n%s\nusual cause: is_sticky() does not recognise %s, or the cleanup frees whatever the error was' \
-        "$mode" "$after" "$(calls class=free | awk -F '\t' '$4 != 0' | head -n 3 | while IFS= read -r c; do printf '    %s\n' "$(call_text "$c")"; done)" \
+      fail "$(printf 'expected: after the sticky error of errors --%s, no more CUDA calls\nhappened: %s free call(s) failed after it (first returned by %s):\n%s\nusual cause: is_sticky() does not recognise %s, or the cleanup frees whatever the error was' \
+        "$mode" "$after" "$(call_site_text "$(calls | awk -F '\t' '$4 == 700 || $4 == 710 { print; exit }')")" \
+        "$(calls class=free | awk -F '\t' '$4 != 0' | head -n 3 | while IFS= read -r c; do printf '    %s\n' "$(call_text "$c")"; done)" \
         "$([ "$mode" = assert ] && echo "cudaErrorAssert (710)" || echo "cudaErrorIllegalAddress (700)")")"
   done
   # Whether an error is sticky comes from the error, not from the mode the program was run in: the normal
@@ -249,7 +250,7 @@ expect_error_line() {
     "the return value of cudaMalloc is not checked, or CHECK_CUDA does not leave through the cleanup"
   calls=$(calls fn=cudaMalloc bytes=400000000000 | awk -F '\t' '{ t += $6 } END { print t + 0 }')
   [ "$calls" -eq 1 ] ||
-    fail "$(printf 'expected: one cudaMalloc of 400000000000 bytes\nhappened: the program made %s such calls\nusual cause: CHECK_CUDA evaluates its argument twice (once to test it, once to print it): each use runs the call again' "$calls")"
+    fail "$(printf 'expected: one cudaMalloc of 400000000000 bytes\nhappened: the program made %s such calls, at %s\nusual cause: CHECK_CUDA evaluates its argument twice (once to test it, once to print it): each use runs the call again' "$calls" "$(calls fn=cudaMalloc bytes=400000000000 | cut -f5 | sort -u | paste -sd' ')")"
   failed=$(failed_call)
   expect_error_line "$(line_of "$failed")" cudaMalloc "cudaMalloc(...)" \
     "the line must point at the cudaMalloc that failed" "$OUT_OF_MEMORY"

@@ -48,29 +48,37 @@ step_line() { # STATUS COLOR NAME POINTS MAX
   printf '  %s%-4s%s  %-74s %s/%s\n' "$2" "$1" "$plain" "$3" "$4" "$5"
 }
 
-# One mistake, one step: a failed step whose messages name a place in the program's code (file:line) that
-# an earlier failed step named is not counted as a second failure. It is shown as skipped, "needs step N
-# first", for its evidence comes from code that step already found wrong: fixing it may fix this one too,
-# and this step is graded then. A failed step waits here until its messages are all read (the next step's
-# line, the end, or a second without output: Bats prints a test's messages right after its result).
-declare -A blamed=()  # file:line -> the first failed step that named it
+# One mistake, one step: a failed step is not counted as a second failure when its messages name a place in
+# the program's code (file:line) that an earlier failed step named, or when it failed the same check as an
+# earlier step on another run (the same "expected:" line, its numbers aside: the same sum wrong for another
+# size). It is shown as skipped, "needs step N first": its evidence comes from what that step already found
+# wrong, fixing it may fix this one too, and this step is graded then. A failed step waits here until its
+# messages are all read (the next step's line, the end, or a second without output: Bats prints a test's
+# messages right after its result).
+declare -A blamed=()  # file:line, or check:EXPECTED -> the first failed step that named it
 fail_num="" fail_name="" fail_points="" fail_lines=()
 finish_failed() {
   [ -n "$fail_num" ] || return 0
-  local site first="" msg
-  local -a sites=()
-  mapfile -t sites < <(printf '%s\n' "${fail_lines[@]}" | grep -oE '[A-Za-z0-9_.+-]+\.(cu|cuh|c|h|cc|cpp):[0-9]+' | sort -u)
-  for site in "${sites[@]}"; do
-    [ -z "${blamed[$site]:-}" ] || { first=${blamed[$site]}; break; }
+  local key first="" msg check
+  local -a keys=()
+  mapfile -t keys < <(printf '%s\n' "${fail_lines[@]}" | grep -oE '[A-Za-z0-9_.+-]+\.(cu|cuh|c|h|cc|cpp):[0-9]+' | sort -u)
+  check=$(printf '%s\n' "${fail_lines[@]}" | grep -m1 '^expected: ' | sed -E 's/(0x)?[0-9a-f]*[0-9][0-9a-f]*/#/g' || true)
+  [ -z "$check" ] || keys+=("check:$check")
+  for key in "${keys[@]}"; do
+    [ -z "${blamed[$key]:-}" ] || { first=${blamed[$key]}; break; }
   done
   if [ -n "$first" ]; then
-    msg="needs step $first first: step $first found a mistake at $site, and this step's evidence comes from the same code; fix what step $first says, and this step is graded"
+    if [[ $key == check:* ]]; then
+      msg="needs step $first first: step $first found the same mistake on another run ($(printf '%s\n' "${fail_lines[@]}" | grep -m1 '^expected: ' | cut -c1-120)); fix what step $first says, and this step is graded"
+    else
+      msg="needs step $first first: step $first found a mistake at $key, and this step's evidence comes from the same code; fix what step $first says, and this step is graded"
+    fi
     skipped=$((skipped + 1)); max=$((max + fail_points))
     step_line SKIP "$yellow" "$fail_name" 0 "$fail_points"
     printf '          %s\n' "$msg"
     printf '%s\tskipped\t0\t%s\t%s\t%s\n' "$fail_num" "$fail_points" "${fail_name#step *: }" "$msg" >>"$tsv"
   else
-    for site in "${sites[@]}"; do blamed[$site]=$fail_num; done
+    for key in "${keys[@]}"; do blamed[$key]=$fail_num; done
     failed=$((failed + 1)); max=$((max + fail_points))
     step_line FAIL "$red" "$fail_name" 0 "$fail_points"
     [ ${#fail_lines[@]} -eq 0 ] || printf '          %s\n' "${fail_lines[@]}"

@@ -79,3 +79,10 @@ tap() {
   wait || true
   grep -q "PASS  step 3: frees" "$BATS_TEST_TMPDIR/out"
 }
+
+@test "one mistake, one step: the same check failed on another run waits for the step that failed it first" {
+  tap $'1..3\nok 1 step 1: compiles cleanly (1 point)\nnot ok 2 step 2: sums (3 points)\n# expected: sum of steps: 113239260\n# printed:  sum of steps: 123456789\nnot ok 3 step 3: keeps to the budget (3 points)\n# expected: sum of steps: 160203836\n# printed:  sum of steps: 123456789'
+  assert_output --partial "FAIL  step 2: sums"
+  assert_output --partial "SKIP  step 3: keeps to the budget"
+  assert_output --partial "needs step 2 first: step 2 found the same mistake on another run (expected: sum of steps: 160203836)"
+}
