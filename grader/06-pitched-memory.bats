@@ -78,7 +78,7 @@ host_side() { awk -F '\t' -v k="$1" '(" " $7 " ") ~ (" " k "=(host|pinned#[0-9]+
 PROBE_PITCHES=(1 513 1200 4004)
 # The probe's other questions, and the trace record that must have produced each.
 PROBE_QUESTIONS=(
-  "cudaMallocPitch with a NULL pitch pointer|fn=cudaMallocPitch width=256 height=4"
+  "cudaMallocPitch with a NULL pitch pointer|fn=cudaMallocPitch width=256 height=4 pitch=null"
   "cudaMemset2D of rows wider than the pitch|fn=cudaMemset2D height=4"
   "cudaMemset2D of one row past the last|fn=cudaMemset2D height=5"
   "cudaMemcpy2D to the host named HostToDevice|fn=cudaMemcpy2D kind=HostToDevice"
@@ -185,9 +185,13 @@ PROBE_QUESTIONS=(
   grid=$(call_field "$launch" grid) block=$(call_field "$launch" block)
   IFS=x read -r gx gy _ <<<"$grid"
   IFS=x read -r bx by _ <<<"$block"
-  [ $((gx * bx)) -ge "$w" ] && [ $((gy * by)) -ge "$h" ] ||
-    fail "$(printf 'expected: a grid of blocks covering %s columns and %s rows\nhappened: grid %s of blocks %s covers %s columns and %s rows\nusual cause: a count of blocks rounded down (h / block.y): the last, partial block of rows is never launched' \
-      "$w" "$h" "$grid" "$block" "$((gx * bx))" "$((gy * by))")"
+  [ $((gx * bx)) -ge "$w" ] && [ $((gy * by)) -ge "$h" ] && return 0
+  # Short by less than a block: a division rounded down; by more: a grid not computed from the image.
+  local cause="a count of blocks rounded down (w / block.x, h / block.y): the last, partial block of columns or rows is never launched"
+  [ $(((gx + 1) * bx)) -ge "$w" ] && [ $(((gy + 1) * by)) -ge "$h" ] ||
+    cause="a grid not computed from the image's size (step 5's TODO): (w + block.x - 1) / block.x blocks across, (h + block.y - 1) / block.y down"
+  fail "$(printf 'expected: a grid of blocks covering %s columns and %s rows\nhappened: grid %s of blocks %s covers %s columns and %s rows\nusual cause: %s' \
+    "$w" "$h" "$grid" "$block" "$((gx * bx))" "$((gy * by))" "$cause")"
 }
 
 # hint: cudaMemset2D(d_out, out_pitch, 0, width_in_bytes, rows) sets each row's data and skips its
@@ -220,7 +224,8 @@ PROBE_QUESTIONS=(
   expect_exit 0
   alloc=$(calls --first fn=cudaMalloc3D "width=$((w * 4))" "height=$h" "depth=$d" status=0)
   [ -n "$alloc" ] ||
-    fail "$(printf 'expected: cudaMalloc3D of an extent %s bytes wide, %s rows, %s slices\nhappened: its cudaMalloc3D calls:\n%s\nusual cause: the extent'"'"'s width is in bytes for linear memory: W * sizeof(float)' "$((w * 4))" "$h" "$d" "$(calls_of cudaMalloc3D)")"
+    fail "$(printf 'expected: cudaMalloc3D of an extent %s bytes wide, %s rows, %s slices\nhappened: its cudaMalloc3D calls:\n%s\nusual cause: %s' "$((w * 4))" "$h" "$d" "$(calls_of cudaMalloc3D)" \
+      "$([ -n "$(calls fn=cudaMalloc3D)" ] && echo "the extent's width is in bytes for linear memory: W * sizeof(float)" || echo "the TODO of step 7 is not written yet")")"
   vol=$(call_field "$alloc" ptr)
   expect_printed "volume pitch: $(call_field "$alloc" pitch) bytes, $h rows a slice" \
     "the pitch and ysize printed are those cudaMalloc3D wrote into the cudaPitchedPtr"

@@ -100,6 +100,19 @@ setup() {
   [ "$(step_status "$first")" = failed ] || fail "step $first, named, did not fail: $(cat "$RESULTS")"
 }
 
+@test "one mistake, one step: a wrong copy direction fails the step that names it, and the steps it spoils wait for it" {
+  require_solutions
+  require_backend
+  grade 02-copies "$(submission_from 02-copies solutions "$WB_ROOT/tests/variants/02-copies/swapped-direction.patch")"
+  assert_failure
+  # Step 2 names the copy that failed; the steps on the same run wait for it, the memory checker's and the
+  # sweep's steps too: nothing else is counted as failed, and nothing blames other code.
+  assert_output --partial "the call that failed: the cudaMemcpy at copies.cu:"
+  assert_equal "$(awk -F '\t' '$2 == "failed" { printf "%s ", $1 }' "$RESULTS")" "2 "
+  assert_equal "$(awk -F '\t' '$2 == "skipped" && $6 ~ /^needs (the run to end|step 2|the steps before it) first/ { printf "%s ", $1 }' "$RESULTS")" \
+    "$(awk -F '\t' '$2 == "skipped" { printf "%s ", $1 }' "$RESULTS")"
+}
+
 @test "100 MB of output is capped and reported" {
   require_solutions
   require_backend

@@ -281,9 +281,12 @@ expect_answers() {
                if (p + 0 <= at + 0) { before = last; last = $0 } }
       END { if (two) print (before != "" ? before : first); else print (last != "" ? last : first) }')
     [ -n "$rec" ] || [ "$judge" = 1 ] || continue
-    [ -n "$rec" ] || fail "$(printf 'expected: the answer "%s" comes from a call %s made by the program before it printed the line\nhappened: it printed the answer, but made no such call (after the previous question'"'"'s)\nusual cause: an answer typed in instead of asked of the runtime, or a call with other pointers or another kind than the question names' "$line" "${filter#fn=}")"
+    # The skeletons print cudaErrorNotYetImplemented where a question's call is still to be written.
+    [ -n "$rec" ] || fail "$(printf 'expected: the answer "%s" comes from a call %s made by the program before it printed the line\nhappened: it printed the answer, but made no such call (after the previous question'"'"'s)\nusual cause: %s' "$line" "${filter#fn=}" \
+      "$([[ $line == *cudaErrorNotYetImplemented* ]] && echo "the question's TODO is not written yet: replace cudaErrorNotYetImplemented by the call the question names" ||
+        echo "an answer typed in instead of asked of the runtime, or a call with other pointers or another kind than the question names")")"
     name=$(error_name "$(call_field "$rec" status)" "$(call_field "$rec" fn)")
-    [ "$judge" = 0 ] || [ "$printed" = "$name" ] || fail "$(printf 'expected: "%s..." prints what the call returned: %s\nhappened: it printed "%s"; the call %s returned %s\nusual cause: an answer typed in, or the result of another call printed' "$question" "$name" "$printed" "$(call_text "$rec")" "$name")"
+    [ "$judge" = 0 ] || [ "$printed" = "$name" ] || fail "$(printf 'expected: "%s..." prints what the call returned: %s\nhappened: it printed "%s", while the call that asks it, %s, means %s\nusual cause: an answer typed in, or the result of another call printed' "$question" "$name" "$printed" "$(call_text "$rec")" "$name")"
     if [ -n "$pair" ]; then
       # shellcheck disable=SC2086
       second=$(calls $filter | awk -F '\t' -v a="$(call_field "$rec" n)" '$1 > a' | head -n 1)

@@ -1073,7 +1073,9 @@ int tr_over_budget(const struct tr_rec *r, enum tr_kind kind, size_t bytes)
    trace failed it (the real call never ran, so the pitch is whatever the program left there). */
 void tr_pitch(struct tr_rec *r, const size_t *pitch)
 {
-    if (pitch != NULL && !r->injected && (r->status == cudaSuccess || r->status == cudaErrorMemoryAllocation))
+    if (pitch == NULL) /* a question of lesson 06's probe: its call is told apart by this */
+        add(r, "%spitch=null", r->len ? " " : "");
+    else if (pitch != NULL && !r->injected && (r->status == cudaSuccess || r->status == cudaErrorMemoryAllocation))
         tr_size(r, "pitch", *pitch);
 }
 
