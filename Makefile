@@ -38,7 +38,7 @@ check: ## grade LESSON=N (every lesson without it); STEP=N grades that step alon
 watch: ## grade LESSON=N again each time one of its files is saved (Ctrl-C stops)
 	@WB_ALLOW="$(ALLOW)" grader/watch.sh $(LESSON) --submission "$(SUBMISSION)"
 
-hint: ## hints for the steps of LESSON=N not yet passed
+hint: ## hints for the steps of LESSON=N not yet passed (the lesson checked last without it)
 	@grader/hint.sh $(LESSON)
 
 progress: ## every lesson's steps: passed, failed, not tried (from the last checks)

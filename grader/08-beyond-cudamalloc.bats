@@ -140,7 +140,9 @@ PROBE_QUESTIONS=(
   [ -n "$set" ] && [[ " $pools " == *" $pool "* ]] &&
     awk -v v="$(call_field "$set" value)" -v min="$((CHUNK * 4))" 'BEGIN { exit !(v + 0 >= min) }' ||
     fail "$(printf 'expected: before the first cudaMallocAsync, the release threshold of the pool it allocates from set to at least one chunk (%s bytes)\nhappened: %s\nusual cause: the threshold is left at 0, so the pool gives freed memory back at every synchronize and asks the driver again; or it is set on another pool' \
-      "$((CHUNK * 4))" "$(calls fn=cudaMemPoolSetAttribute | head -n 3 | while IFS= read -r r; do printf '%s; ' "$(call_text "$r")"; done)${set:-no such call before it}")"
+      "$((CHUNK * 4))" "$(calls fn=cudaMemPoolSetAttribute | head -n 3 | while IFS= read -r r; do printf '%s; ' "$(call_text "$r")"; done)$(if [ -z "$set" ]; then echo "no such call before the first cudaMallocAsync"
+      elif [[ " $pools " == *" $pool "* ]]; then printf 'the last before the first cudaMallocAsync sets %s bytes' "$(call_field "$set" value)"
+      else printf 'the last before the first cudaMallocAsync is on %s, a pool that allocation does not use (it uses %s)' "$pool" "${pools:-none the trace saw}"; fi)")"
   last_free=$(calls fn=cudaFreeAsync status=0 | tail -n 1 | cut -f1)
   trim=$(calls fn=cudaMemPoolTrimTo "pool=$pool" keep=0 status=0 | awk -F '\t' -v l="${last_free:-0}" '$1 > l' | head -n 1)
   waits=$([ -n "$trim" ] && calls status=0 | awk -F '\t' -v a="$last_free" -v b="$(call_field "$trim" n)" '$1 > a && $1 < b && $2 ~ /^cuda((Stream|Device|Event)Synchronize|(Stream|Event)Query)$/' | head -n 1)

@@ -133,7 +133,7 @@ setup() {
   refute_output --partial "grader's own files changed"
 }
 
-@test "make hint shows the hints of the steps not passed, and make progress lists every step" {
+@test "make hint shows the hints of the steps not passed (of the lesson checked last without LESSON), and make progress lists every step with totals" {
   local repo
   repo=$(repo_copy)
   run make -s -C "$repo" hint LESSON=1
@@ -152,6 +152,16 @@ setup() {
   assert_output --regexp "step 1 +passed"
   assert_output --regexp "step 2 +failed"
   assert_output --regexp "step 3 +not tried"
+  # Each lesson's totals and the course's; long step names cut so that the points keep their column.
+  assert_output --regexp "lesson 01 · .*: 1/8 steps passed, 1/17 points"
+  assert_output --regexp "all lessons: 1/[0-9]+ steps passed, 1/[0-9]+ points"
+  [ "$(grep -c ' pt$' <<<"$output")" -gt 80 ]
+  [ -z "$(grep ' pt$' <<<"$output" | awk '{ print length($0) }' | sort -u | sed -n 2p)" ] || fail "the points are not in one column"
+  # Without LESSON, make hint means the lesson checked last.
+  run make -s -C "$repo" hint
+  assert_success
+  assert_output --partial "lesson 01, the one checked last"
+  assert_output --partial "step 2: allocates a device buffer of exactly n floats (failed)"
 }
 
 @test "make reset saves the student's version and restores the skeleton" {
