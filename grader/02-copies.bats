@@ -167,7 +167,7 @@ checked_on() {
   d2d=$(copy_into "$(call_field "$h2d" dst)" "*" "*" "alloc#*")
   b=$(call_field "$d2d" dst)
   for c in "$h2d" "$d2d" "$(copy_back "${b:-none}" DeviceToHost)" "$(copy_back "${b:-none}" Default)"; do
-    [ -n "$c" ] || fail "expected: the copies of steps 2 and 4 (they say what is missing)"
+    [ -n "$c" ] || skip "needs steps 2 and 4 first: this step counts the bytes of their copies, and one of them is not made yet (they say which)"
     [ "$(call_field "$c" bytes)" = "$bytes" ] ||
       fail "$(printf 'expected: with n = %s, each copy moves %s bytes (n * sizeof(float))\nhappened: %s\nusual cause: the count is in bytes, n * sizeof(float), not n (a quarter of the bytes is the sign of a count in elements)' "$n" "$bytes" "$(call_text "$c")")"
   done
