@@ -25,7 +25,7 @@ expect_copies_ran() {
     # The run's ending is this step's finding: a later step on the same run waits for it (ended_badly).
     ended_badly 0 "this step grades the same run, which $RUN_HOW"
     fail "$(printf 'expected: every copy succeeds and the program exits with status 0\nhappened: %s%s\nusual cause: a cudaMemcpyKind that does not match the pointers (host to device is cudaMemcpyHostToDevice: destination on the device, source on the host); cudaMemcpy then returns cudaErrorInvalidValue and copies nothing. A device pointer already freed, or a count past the end of a buffer, fails the same way' "$line" \
-      "$(last_failed_call | while IFS= read -r c; do printf '\nthe call that failed: %s' "$(call_site_text "$c")"; done)")"
+      "$(first_failed_call | while IFS= read -r c; do printf '\nthe call that failed: %s' "$(call_site_text "$c")"; done)")"
   fi
   expect_exit 0
 }

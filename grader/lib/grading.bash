@@ -358,9 +358,9 @@ cause_of_run() {
     *"did not write"*) echo "code that writes the grader's record of CUDA calls itself: the grade comes from the calls the program really makes" ;;
     *) if [ "$(report_total alloc-calls)" = "0" ] && grep -q 'invalid argument' "$RUN_DIR/stderr" 2>/dev/null; then
          echo "a CUDA call got a NULL device pointer: the program has not allocated anything yet (the allocation step comes first)"
-       elif last_failed_call >/dev/null; then
+       elif first_failed_call >/dev/null; then
          # Named by its place, so that a later step failing on the same code waits for this one (report.sh).
-         printf 'the last CUDA call that failed before the end: %s; the program'"'"'s own error message above says what it was for\n' "$(call_site_text "$(last_failed_call)")"
+         printf 'the first CUDA call that failed: %s; the program'"'"'s own error message above says what it was for\n' "$(call_site_text "$(first_failed_call)")"
        elif [ -s "$RUN_DIR/stderr" ]; then
          echo "read the program's own error message above"
        else
@@ -369,9 +369,11 @@ cause_of_run() {
   esac
 }
 
-# last_failed_call: the last run's last CUDA or cuBLAS call that did not succeed (its record); 1 if none.
-last_failed_call() {
-  calls | awk -F '\t' '$2 ~ /^cu(da|blas)/ && $4 ~ /^[0-9]+$/ && $4 != 0 { last = $0 } END { if (last == "") exit 1; print last }'
+# first_failed_call: the last run's first CUDA or cuBLAS call that did not succeed (its record); 1 if none.
+# The first, not the last: after a sticky error every call fails, the cleanup's too, and the first is where
+# the error surfaced.
+first_failed_call() {
+  calls | awk -F '\t' '$2 ~ /^cu(da|blas)/ && $4 ~ /^[0-9]+$/ && $4 != 0 { print; found = 1; exit } END { exit !found }'
 }
 
 # Prints the first lines of a file, indented, for a failure message.
