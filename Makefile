@@ -27,7 +27,7 @@ ALLOW ?=
 export BACKEND
 
 .DEFAULT_GOAL := help
-.PHONY: help check watch hint progress reset run grade gradescope dist test bench book doctor clean
+.PHONY: help check watch hint progress reset run grade gradescope dist test bench book listings doctor clean
 
 help: ## this list
 	@grader/help.sh
@@ -73,6 +73,9 @@ endif
 
 book: ## the chapters as HTML pages (build/book/index.html), one page, EPUB and PDF [FORMAT=html|epub|pdf EDITION=instructor WORKTREE=1 (edits not committed too: a preview)]
 	@grader/setup.sh --quiet --book && book/build.sh --format "$(FORMAT)" --edition "$(EDITION)" $(if $(WORKTREE),--worktree)
+
+listings: ## contributors: write into lessons/*.md the code each listing includes, so that chapters read in an editor or on GitHub show it
+	@grader/setup.sh --quiet --book && python3 book/listings.py
 
 doctor: ## check the CUDA toolkit, driver, GPU, grader tools and backend, with fixes
 	@grader/doctor.sh

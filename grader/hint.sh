@@ -9,7 +9,11 @@ WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$WB_ROOT/grader/lib/steps.sh"
 # Without a lesson: the one checked last (its results file is the newest), as a student mid-lesson means.
 if [ $# -eq 0 ]; then
-  last=$(ls -t "$WB_ROOT"/build/results/[0-9][0-9]-*.tsv 2>/dev/null | grep -v '\.steps\.tsv$' | head -n 1 || true)
+  last=""
+  for f in "$WB_ROOT"/build/results/[0-9][0-9]-*.tsv; do
+    [[ -f $f && $f != *.steps.tsv ]] || continue
+    [ -z "$last" ] || [ "$f" -nt "$last" ] && last=$f
+  done
   [ -n "$last" ] || { echo "usage: make hint LESSON=N (no lesson was checked yet: make check LESSON=N first)" >&2; exit 2; }
   set -- "$(basename "$last" .tsv)"
   echo "(lesson ${1%%-*}, the one checked last; make hint LESSON=N for another)"
