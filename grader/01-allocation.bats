@@ -38,8 +38,10 @@ data_buffer() {
       "") why="the TODO of step 2 is not written yet, or its cudaMalloc failed (it needs the address of the pointer: (void **)&d_data)" ;;
       *) why="the size is in bytes: n * sizeof(float)" ;;
     esac
-    # A run this ended early is this step's finding: the steps that need it to end wait for this one.
+    # A run this ended early is this step's finding: the steps that need it to end wait for this one. One
+    # stopped (a crash, a time-out) is explained by how it stopped, not by the sizes it had asked for.
     [ "$RUN_NORMAL" = 1 ] && [ "$RUN_STATUS" -eq 0 ] || ended_badly 0 "" --record
+    [ "$RUN_NORMAL" = 1 ] || why=$(cause_of_run)
     fail "$(printf 'expected: with n = %s, a cudaMalloc of %s bytes that succeeds\nhappened: the program %s; its cudaMalloc calls:\n%s\nusual cause: %s' \
       "$1" "$bytes" "$RUN_HOW" "$(calls_of cudaMalloc)" "$why")" || return 1
   fi
