@@ -502,7 +502,14 @@ leak_lines() {
 # "needs the steps before it first": the allocation's own step fails).
 expect_allocated() {
   [ "$(report_total alloc-calls)" != 0 ] && return 0
-  skip "needs the steps before it first: the program made no allocation call at all, so $1; the step that grades the allocation says what is missing"
+  skip "needs the steps before it first: run $(run_args_text), the program made no allocation call at all, so $1; the step that grades that allocation says what is missing"
+}
+
+# run_args_text: the last run's arguments as a student would type them ("with no arguments" when none).
+run_args_text() {
+  local args=()
+  [ -f "$RUN_DIR/args" ] && while IFS= read -r -d '' a; do args+=("$a"); done <"$RUN_DIR/args"
+  if [ ${#args[@]} -eq 0 ]; then printf 'with no arguments'; else printf 'as "program %s"' "${args[*]}"; fi
 }
 
 # expect_lesson_work WHY: the last run made the calls the lesson's TODOs add, LESSON_WORK (set by each
