@@ -144,3 +144,17 @@ report() {
   assert_failure
   assert_output --partial "still alive at exit: 0 allocation(s), 2 stream(s), 0 event(s), 0 cuBLAS handle(s)"
 }
+
+@test "a probe question asked with another call than it names fails the probe's step, not the failure sweep as well" {
+  require_solutions
+  require_backend
+  local dir
+  dir=$(submission_from 06-pitched-memory solutions)
+  # The question about a NULL pitch pointer asked with a cudaMalloc: unchecked, as a question's call is.
+  sed -i 's|answer("cudaMallocPitch with a NULL pitch pointer", cudaMallocPitch((void \*\*)&other, NULL, 256, 4));|answer("cudaMallocPitch with a NULL pitch pointer", cudaMalloc((void **)\&other, 1024));|' \
+    "$dir/06-pitched-memory/pitched.cu"
+  grep -q 'NULL pitch pointer", cudaMalloc(' "$dir/06-pitched-memory/pitched.cu" || fail "the question was not rewritten"
+  grade 06-pitched-memory "$dir" --steps "8 11"
+  assert_equal "$(step_status 8)" failed
+  assert_equal "$(step_status 11)" passed
+}
