@@ -129,7 +129,8 @@ common() {
   # --wrap=none: one tag per line start, so that tests (and readers of the source) find attributes by grep.
   printf '%s\n' --from json --metadata-file "$BOOK_DIR/metadata.yaml" --wrap=none \
     --syntax-definition "$BOOK_DIR/cuda.xml" --resource-path "$OUT:$BOOK_SOURCE" \
-    --lua-filter "$BOOK_DIR/pages.lua" --metadata "editions=$EDITIONS"
+    --lua-filter "$BOOK_DIR/pages.lua" --metadata "editions=$EDITIONS" \
+    --metadata "edition-note=$EDITION_NOTE" --metadata "date=$BUILT_ON"
 }
 
 # One page of the HTML book: MODE page (with PAGE), index or search; then pandoc's options, if any.
@@ -169,13 +170,13 @@ one_page() {
   local -a opts
   mapfile -t opts < <(common)
   run_pandoc "the one-page edition" "$WORK/book.json" "${opts[@]}" --to html5 --standalone --self-contained \
-    --template "$BOOK_DIR/page.html" --metadata mode=one --metadata one-page=true --number-sections --output "$output"
+    --template "$BOOK_DIR/page.html" --metadata mode=one --metadata one-page=true --output "$output"
 }
 
 epub() {
   local -a opts
   mapfile -t opts < <(common)
-  run_pandoc "the EPUB" "$WORK/book.json" "${opts[@]}" --to epub3 --metadata mode=epub --number-sections \
+  run_pandoc "the EPUB" "$WORK/book.json" "${opts[@]}" --to epub3 --metadata mode=epub \
     --css "$BOOK_DIR/epub.css" --toc-depth 2 --output "$OUT/workbook.epub"
 }
 
@@ -227,6 +228,9 @@ main() {
     [ "$edition" = student ] || stage+=(--solutions)
     from=$("${stage[@]}" "$BOOK_SOURCE") || die "could not stage the committed files to render"
   fi
+  # The title page says which edition, from what and when (a printed copy must tell its version).
+  BUILT_ON=$(date -u +%Y-%m-%d)
+  EDITION_NOTE="$edition edition, from $from, built on $BUILT_ON"
   # include-code.lua and book/plots.sh read the files from there too.
   export BOOK_SOURCE
   cd "$BOOK_SOURCE"

@@ -25,7 +25,8 @@ local function chapters_of(blocks)
     if block.t == "Header" and block.level == 1 and block.attributes["page"] then
       local numbered = not block.classes:includes("unnumbered")
       if numbered then
-        number = number + 1
+        -- A lesson's chapter has its lesson's number (lesson 00 is chapter 0); others count on.
+        number = tonumber(block.identifier:match("^lesson%-(%d+)$") or "") or number + 1
       end
       current = { page = block.attributes["page"], id = block.identifier, title = str(block.content),
         number = numbered and number or nil, blocks = {}, sections = {} }
@@ -60,8 +61,9 @@ local function id_pages(chapters)
 end
 
 -- Numbers the sections of every chapter as pandoc's --number-sections would (1, 1.1, 1.1.1; appendices
--- not), for a page rendered alone: pandoc 2.17's --number-offset, which would do it, drops the headers' ids.
-local function number_headers(chapters)
+-- not), but from the chapter's own number (lesson 00 is 0), in every edition: pandoc's --number-sections
+-- counts from 1, and 2.17's --number-offset, which would shift it, drops the headers' ids.
+local function number_headers(chapters, epub)
   for _, ch in ipairs(chapters) do
     local counters = { ch.number or 0, 0, 0, 0, 0, 0 }
     for _, block in ipairs(ch.blocks) do
@@ -73,7 +75,10 @@ local function number_headers(chapters)
           counters[deeper] = 0
         end
         local number = table.concat(counters, ".", 1, block.level)
-        block.attributes["data-number"] = number
+        -- (The EPUB writer puts a data-number of its own on the section: a second one is invalid there.)
+        if not epub then
+          block.attributes["data-number"] = number
+        end
         block.content:insert(1, pandoc.Space())
         block.content:insert(1, pandoc.Span(number, pandoc.Attr("", { "header-section-number" })))
       end
@@ -243,9 +248,11 @@ function Pandoc(doc)
     return { pandoc.RawBlock("html", html) }
   end
   if mode == "epub" then
+    number_headers(chapters, true)
     return pandoc.Pandoc(doc.blocks, meta)
   end
   if mode == "one" then
+    number_headers(chapters)
     meta.sidebar = raw(sidebar(meta, chapters, nil, true))
     return pandoc.Pandoc(doc.blocks, meta)
   end

@@ -288,6 +288,9 @@ test_book() {
   fi
   pass "renders lessons/*.md into the book"
   expect_contains "says where it wrote the book" "$TMP/build.out" "book: wrote"
+  # A lesson's chapter has its lesson's number: lesson 00 is chapter 0, its sections 0.1, 0.2, ...
+  expect_contains "numbers lesson 00 as chapter 0 in the contents" "$out/index.html" '<span class="num">0</span> '
+  expect_contains "numbers lesson 00's sections 0.1, 0.2, ..." "$out/workbook.html" 'header-section-number">0.1<'
 
   pages=(index search)
   for i in "${lessons_md[@]}"; do pages+=("$(basename "$i" .md)"); done
@@ -547,6 +550,8 @@ EOF
   else
     fail "orders chapters by file name and numbers them 1, 2" "happened: $(grep -o '<h1[^>]*>.*</h1>' "$html" | tr '\n' ' ')"
   fi
+  expect_contains "the title page says the edition, its source and the day it was built" "$html" \
+    "<p class=\"edition-note\">student edition, from "
   expect_absent "leaves out what precedes a chapter's title (the raw file's note)" "$text" "for the raw file only"
   expect_contains "highlights __global__ in an included file" "$html" '<span class="at">__global__</span>'
   expect_contains "highlights threadIdx" "$html" '<span class="bu">threadIdx</span>'
