@@ -22,10 +22,11 @@ rows() {
   grep -v '^#' "$1" | tail -n +2
 }
 
-# bars TITLE UNIT NOTE < "label<TAB>value as written<TAB>class" lines: the SVG of a horizontal bar chart.
-# A value "low–high" draws a bar to high with a tick at low; "≤ x" and "1,234" are read as numbers.
+# bars TITLE UNIT NOTE [BASE] < "label<TAB>value as written<TAB>class" lines: the SVG of a horizontal bar chart.
+# A value "low–high" draws a bar to high with a tick at low; "≤ x" and "1,234" are read as numbers. BASE: where
+# the bars start (a ratio's 1: bars from 0 would make 1.00x and 1.14x look alike), marked on the axis.
 bars() {
-  awk -F '\t' -v title="$1" -v unit="$2" -v note="$3" '
+  awk -F '\t' -v title="$1" -v unit="$2" -v note="$3" -v base="${4:-0}" '
     function num(s) { gsub(/[,≤ ]/, "", s); return s + 0 }
     function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); return s }
     { label[NR] = $1; shown[NR] = $2; class[NR] = $3
@@ -43,17 +44,26 @@ bars() {
       print "    @media (prefers-color-scheme: dark) { text { fill: #e6edf3; } .axis, .tick { stroke: #e6edf3; } }"
       print "  </style>"
       printf "  <text class=\"title\" x=\"10\" y=\"22\">%s</text>\n", esc(title)
+      # From a base, the scale ends at the next half unit above it (1.5x for 1.14x), marked too: bars that
+      # filled the width would make a 14 % gain look like a doubling.
+      if (base != 0) max = base + 0.5 * int((max - base) / 0.5 + 0.999)
+      span = max - base
       for (i = 1; i <= NR; i++) {
         y = top + (i - 1) * row
-        w = max > 0 ? high[i] / max * width : 0
+        w = span > 0 ? (high[i] - base) / span * width : 0
         if (w < 2) w = 2
         printf "  <text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", left - 8, y + 17, esc(label[i])
         printf "  <rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>\n", class[i], left, y + 4, w, row - 8
         if (low[i] != high[i])
-          printf "  <path class=\"tick\" d=\"M%.1f,%d L%.1f,%d\"/>\n", left + low[i] / max * width, y + 2, left + low[i] / max * width, y + row - 2
+          printf "  <path class=\"tick\" d=\"M%.1f,%d L%.1f,%d\"/>\n", left + (low[i] - base) / span * width, y + 2, left + (low[i] - base) / span * width, y + row - 2
         printf "  <text x=\"%.1f\" y=\"%d\">%s %s</text>\n", left + w + 6, y + 17, esc(shown[i]), unit
       }
       printf "  <path class=\"axis\" d=\"M%d,%d L%d,%d\"/>\n", left, top, left, top + NR * row
+      if (base != 0) {
+        printf "  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" style=\"font-size: 12px\">%s%s (no gain)</text>\n", left, top - 4, base, unit
+        printf "  <path class=\"axis\" stroke-dasharray=\"3,3\" d=\"M%d,%d L%d,%d\"/>\n", left + width, top, left + width, top + NR * row
+        printf "  <text x=\"%d\" y=\"%d\" text-anchor=\"middle\" style=\"font-size: 12px\">%s%s</text>\n", left + width, top - 4, max, unit
+      }
       printf "  <text x=\"10\" y=\"%d\" style=\"font-size: 12px\">%s</text>\n", top + NR * row + 24, esc(note)
       print "</svg>"
     }'
@@ -80,7 +90,7 @@ main() {
   # A row of n floats is 4n bytes, and the pitch the next multiple of 512 bytes (facts/gpu-facts.md).
   rows "$DATA/pitch.tsv" |
     awk -F '\t' '{ b = 4 * $1; pad = (512 - b % 512) % 512; print "rows of " $1 " floats, " pad " bytes of padding\t" $2 "\tc" }' |
-    bars "Pitched against flat: how many times faster a 2-D kernel ran" "x" "$(source_note pitch.tsv)" \
+    bars "Pitched against flat: how many times faster a 2-D kernel ran" "x" "$(source_note pitch.tsv)" 1 \
       >"$out/plot-pitch.svg"
 
   rows "$DATA/blocking-calls.tsv" | awk -F '\t' '{ print $1 "\t" ($2 == "yes" ? $3 : "≤ " $3) "\t" ($2 == "yes" ? "b" : "c") }' |
