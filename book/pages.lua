@@ -223,8 +223,11 @@ local function write_search_index(path, chapters)
         flush()
         title, id, text = str(block.content), block.identifier, {}
       elseif i > 1 then
-        -- The plain-text writer keeps the spaces between a table's cells, which stringify loses.
-        text[#text + 1] = block.t == "CodeBlock" and block.text or pandoc.write(pandoc.Pandoc({ block }), "plain")
+        -- The plain-text writer keeps the spaces between a table's cells, which stringify loses; its rules
+        -- (lines of dashes) are dropped, so that a snippet shows the cells, not the table's drawing.
+        local plain = block.t == "CodeBlock" and block.text or
+          ("\n" .. pandoc.write(pandoc.Pandoc({ block }), "plain")):gsub("\n[ \t%-=+:|]*%-[ \t%-=+:|]*\n", "\n"):gsub("\n[ \t%-=+:|]*%-[ \t%-=+:|]*\n", "\n")
+        text[#text + 1] = plain
       end
     end
     flush()
