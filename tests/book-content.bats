@@ -276,3 +276,11 @@ typed_output_lines() {
   echo "$count typed-in lines checked"
   [ "$bad" -eq 0 ]
 }
+
+@test "every chapter links to the NVIDIA documentation it relies on" {
+  local chapter bad=0
+  for chapter in lessons/[0-9][0-9]-*.md; do
+    grep -q '](https://docs\.nvidia\.com/' "$chapter" || { echo "$chapter has no link to docs.nvidia.com" && bad=$((bad + 1)); }
+  done
+  [ "$bad" -eq 0 ]
+}
