@@ -29,23 +29,26 @@ static const char *base_name(const char *path)
 // Lesson 04's CHECK_CUDA, and its twin for cuBLAS, whose calls return a cublasStatus_t with names and
 // strings of its own: CUBLAS_STATUS_ALLOC_FAILED is not cudaErrorMemoryAllocation, and the line says
 // which library failed. Both jump to the function's cleanup label with status still 1.
-#define CHECK_CUDA(call)                                                                                   \
-    do {                                                                                                   \
-        cudaError_t check_err_ = (call);                                                                   \
-        if (check_err_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "error: %s:%d: %s failed: %s: %s\n", base_name(__FILE__), __LINE__, #call,    \
-                    cudaGetErrorName(check_err_), cudaGetErrorString(check_err_));                         \
-            goto cleanup;                                                                                  \
-        }                                                                                                  \
+#define CHECK_CUDA(call)                                                              \
+    do {                                                                              \
+        cudaError_t check_err_ = (call);                                              \
+        if (check_err_ != cudaSuccess) {                                              \
+            fprintf(stderr, "error: %s:%d: %s failed: %s: %s\n", base_name(__FILE__), \
+                    __LINE__, #call,                                                  \
+                    cudaGetErrorName(check_err_), cudaGetErrorString(check_err_));    \
+            goto cleanup;                                                             \
+        }                                                                             \
     } while (0)
 
-#define CHECK_CUBLAS(call)                                                                                 \
-    do {                                                                                                   \
-        if ((call) != CUBLAS_STATUS_SUCCESS) {                                                             \
-            /* TODO(step 11): print CHECK_CUDA's line with cuBLAS's own name and string for the status     \
-             * (cublasGetStatusName, cublasGetStatusString; keep the status in a variable, as CHECK_CUDA   \
-             * does), and goto cleanup. */                                                                 \
-        }                                                                                                  \
+#define CHECK_CUBLAS(call)                                                              \
+    do {                                                                                \
+        if ((call) != CUBLAS_STATUS_SUCCESS) {                                          \
+            /* TODO(step 11): print CHECK_CUDA's line with cuBLAS's own name and string \
+             * for the status                                                           \
+             * (cublasGetStatusName, cublasGetStatusString; keep the status in a        \
+              * variable, as CHECK_CUDA                                                 \
+             * does), and goto cleanup. */                                              \
+        }                                                                               \
     } while (0)
 // end region: check
 

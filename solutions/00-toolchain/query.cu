@@ -34,13 +34,13 @@ static void print_error(const char *call, size_t bytes, cudaError_t err)
 
 // Runs a CUDA call once; on failure prints the error line and leaves through cleanup. For main, which
 // declares `cudaError_t err` and `cleanup:`.
-#define CHECK(call, name, bytes)                                                                              \
-    do {                                                                                                      \
-        err = (call);                                                                                         \
-        if (err != cudaSuccess) {                                                                             \
-            print_error(name, bytes, err);                                                                    \
-            goto cleanup;                                                                                     \
-        }                                                                                                     \
+#define CHECK(call, name, bytes)           \
+    do {                                   \
+        err = (call);                      \
+        if (err != cudaSuccess) {          \
+            print_error(name, bytes, err); \
+            goto cleanup;                  \
+        }                                  \
     } while (0)
 
 // "13.0" for 13000, as CUDA writes its versions (1000 x major + 10 x minor).
