@@ -475,6 +475,12 @@ test_pdf() {
   done < <(chapter_titles "$@"; echo "What the H200 measured")
   if [ -z "$missing" ]; then pass "the PDF's text has every chapter title, in the contents and as a heading"
   else fail "the PDF's text has every chapter title, in the contents and as a heading" "missing:$missing"; fi
+  # A macro's continuation backslash stays on its line: a listing wider than the page wraps it onto a
+  # line of its own (lesson 07's CHECK_CUDA once printed 15 such lines on one page).
+  local lone
+  lone=$(pdftotext -layout "$pdf" - | grep -c '^[[:space:]]*\\[[:space:]]*$' || true)
+  if [ "$lone" = 0 ]; then pass "no line of the PDF is a lone backslash: continued macros print whole"
+  else fail "no line of the PDF is a lone backslash: continued macros print whole" "happened: $lone such lines"; fi
 }
 
 # The layout as Chromium lays it out, and the screenshots a person looks at.

@@ -43,11 +43,9 @@ static const char *base_name(const char *path)
 #define CHECK_CUBLAS(call)                                                              \
     do {                                                                                \
         if ((call) != CUBLAS_STATUS_SUCCESS) {                                          \
-            /* TODO(step 11): print CHECK_CUDA's line with cuBLAS's own name and string \
-             * for the status                                                           \
-             * (cublasGetStatusName, cublasGetStatusString; keep the status in a        \
-              * variable, as CHECK_CUDA                                                 \
-             * does), and goto cleanup. */                                              \
+            /* TODO(step 11): print CHECK_CUDA's line with cuBLAS's own name and        \
+             * string for the status (cublasGetStatusName, cublasGetStatusString;       \
+             * keep the status in a variable, as CHECK_CUDA does), and goto cleanup. */ \
         }                                                                               \
     } while (0)
 // end region: check
