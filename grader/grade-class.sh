@@ -185,7 +185,7 @@ title="Class $(basename "$class"), $(date '+%Y-%m-%d %H:%M'), $WB_BACKEND backen
 if [ "$scheduler" = slurm ]; then
   exec "$cls/slurm-submit.sh" "$out" "$title" "$chunk" "$jobs_asked" ${2:+"$2"}
 fi
-echo "backend: $WB_BACKEND ($WB_BACKEND_WHY); $total students, $jobs at a time; results: $out" >&2
+echo "backend: $WB_BACKEND ($WB_BACKEND_WHY); $total $( [ "$total" = 1 ] && echo entry || echo entries), $jobs at a time; results: $out" >&2
 
 # JOBS gradings at a time, each in its own folders; a line on stderr as each one ends.
 declare -A running=()

@@ -41,6 +41,9 @@ setup_file() {
   tar -cf "$c/evil.tar" -P -C "$src/evil" --transform 's,^evil$,../evil,' 01-allocation evil
   mkdir -p "$src/link/01-allocation" && ln -s /etc/passwd "$src/link/01-allocation/alloc.cu"
   tar -czf "$c/link.tgz" -C "$src/link" 01-allocation
+  # Not submissions: a stray notes file, and a folder of other things. Listed apart, not students.
+  echo "grade these by Friday" >"$c/notes.txt"
+  mkdir -p "$c/misc/photos" && echo x >"$c/misc/photos/a.txt"
   ls -A "$c" >"$BATS_FILE_TMPDIR/entries"
 
   local t0=$SECONDS
@@ -63,8 +66,10 @@ setup() {
   RUN=$BATS_FILE_TMPDIR/runs/first
 }
 
-# The number of students: entries of the class (one name holds a newline: count them, not lines).
-class_size() { find "$BATS_FILE_TMPDIR/class" -mindepth 1 -maxdepth 1 -printf x | wc -c; }
+# The number of students: entries of the class (one name holds a newline: count them, not lines), but the
+# two that are not submissions (notes.txt, misc/); entry_count counts them too.
+entry_count() { find "$BATS_FILE_TMPDIR/class" -mindepth 1 -maxdepth 1 -printf x | wc -c; }
+class_size() { echo $(($(entry_count) - 2)); }
 
 # csv_rows FILE: an RFC 4180 reader: each record of FILE on one line, fields tab-separated, with a
 # field's own tab, CR, LF and backslash written \t \r \n \\ (so that a name with a newline stays one field).
@@ -102,7 +107,7 @@ csv_rows() {
   # Each student's folder: a name safe anywhere, and the whole sha256 of the entry's name.
   run find "$RUN" -mindepth 1 -maxdepth 1 -type d -regextype posix-extended ! -regex '.*/[A-Za-z0-9_][A-Za-z0-9_-]*-[0-9a-f]{64}'
   assert_output ""
-  assert_equal "$(find "$RUN" -mindepth 2 -maxdepth 2 -name report.txt -printf x | wc -c)" "$(class_size)"
+  assert_equal "$(find "$RUN" -mindepth 2 -maxdepth 2 -name report.txt -printf x | wc -c)" "$(entry_count)"
   run cat "$BATS_FILE_TMPDIR/first.out"
   assert_output --regexp 'alice +17 / 17 +points'
   assert_output --partial "scores: "
@@ -221,6 +226,24 @@ csv_rows() {
   assert_output --regexp '^false.not graded: unsafe entry'
   run jq -r .output "$(dirname "$(grep -lx alice "$RUN"/*/name)")/prairielearn.json"
   assert_line --partial 'lesson 01: 8/8 steps passed (17/17 points)'
+}
+
+@test "only submissions are students: a notes file and a folder holding no lesson are listed apart, in no row or statistic" {
+  require_solutions # the class graded in setup_file
+  run cut -f2 "$RUN/not-submissions.tsv"
+  assert_output $'misc\nnotes.txt'
+  run grep -c . "$RUN/students.tsv"
+  assert_output "$(class_size)"
+  csv_rows "$RUN/gradebook.csv" >"$BATS_TEST_TMPDIR/gb"
+  run grep -cE '^(notes|misc)'$'\t' "$BATS_TEST_TMPDIR/gb"
+  assert_output 0
+  # class.html: apart, with why; the histogram counts the students only.
+  assert_file_contains "$RUN/class.html" '<h2>Not submissions</h2>'
+  assert_file_contains "$RUN/class.html" '<li>notes.txt: not a folder, .tar'
+  assert_file_contains "$RUN/class.html" '<li>misc: nothing lesson-shaped inside'
+  assert_file_contains "$RUN/class.html" "<h2>Totals ($(class_size) students, "
+  run cat "$BATS_FILE_TMPDIR/first.out"
+  assert_output --regexp 'notes\.txt +not a submission, not counted'
 }
 
 @test "class.html draws the totals and the pass rates as SVG, and names every student, escaped" {

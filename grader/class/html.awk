@@ -56,5 +56,9 @@ END {
   print "</table>"
   out = ""; for (c = 1; c <= nc; c++) if (!here[c]) out = out "<li>" xml(cname[c]) "</li>"
   if (out != "") print "<h2>Not graded here</h2><p>In no one's maximum:</p><ul>" out "</ul>"
+  # Entries that hold no lesson: not students, in no statistic above (merge.sh).
+  apart = ENVIRON["WB_CLASS_APART"]; out = ""
+  if (apart != "") while ((getline line < apart) > 0) { split(line, a, "\t"); out = out "<li>" xml(unesc(a[2])) ": " xml(unesc(a[3])) "</li>" }
+  if (out != "") print "<h2>Not submissions</h2><p>Entries of the class that hold no lesson, counted nowhere above:</p><ul>" out "</ul>"
   print "</body></html>"
 }

@@ -22,11 +22,22 @@ for i in "${!folders[@]}"; do
   [ ! -f "$out/${folders[i]}/name" ] || IFS= read -r -d '' "names[i]" <"$out/${folders[i]}/name" || true
 done
 
+# Only submissions are students: an entry that holds no lesson (a notes file, a folder of other things) is
+# listed apart, in not-submissions.tsv and on class.html, with why; it has no row and is in no statistic. An
+# upload (a course platform's, one student) keeps its row: its platform must be told the score and why.
 # The outputs, all from one table: students.tsv and each student's results become class.tsv (outputs.sh).
+declare -A apart=()
+: >"$out/not-submissions.tsv"
 for i in "${!folders[@]}"; do
   f=${folders[i]}
   state=$(cat "$out/$f/state" 2>/dev/null || echo not-graded) reason=""
   [ "$state" != not-graded ] || reason=$(cat "$out/$f/reason" 2>/dev/null || echo "the grading did not finish (see run.log)")
+  if [ "$state" = not-graded ] && [ -z "${WB_CLASS_UPLOAD:-}" ] &&
+    [[ $reason == "nothing lesson-shaped"* || $reason == "not a folder, .tar"* ]]; then
+    apart[$f]=1
+    printf '%s\t%s\t%s\n' "$f" "$(tsv_escape "${names[i]}")" "$(tsv_escape "$reason")" >>"$out/not-submissions.tsv"
+    continue
+  fi
   printf '%s\t%s\t%s\t%s\n' "$f" "$(tsv_escape "${names[i]}")" "$state" "$(tsv_escape "$reason")"
 done >"$out/students.tsv"
 "$cls/outputs.sh" "$out" "$title"
@@ -49,6 +60,10 @@ while IFS=$'\t' read -r f g m; do got[$f]=$g max[$f]=$m; done < <(
   LC_ALL=C awk -F '\t' '{ t[$1] += $7; m[$1] += $8 } END { for (f in t) print f "\t" t[f] "\t" m[f] }' "$out/class.tsv")
 for i in "${!folders[@]}"; do
   f=${folders[i]}
+  if [ -n "${apart[$f]:-}" ]; then
+    printf '%-24s not a submission, not counted   (why: %s)\n' "$(shown "${names[i]}")" "${out#"$WB_ROOT"/}/$f/report.txt"
+    continue
+  fi
   printf '%-24s %4s / %-4s points   (report: %s)\n' "$(shown "${names[i]}")" "${got[$f]}" "${max[$f]}" "${out#"$WB_ROOT"/}/$f/report.txt"
 done
 echo "scores: ${out#"$WB_ROOT"/}/scores.csv, gradebook.csv, class.html"
