@@ -42,19 +42,25 @@ expected_checksum() {
     printf "%.0f\n", s }'
 }
 
+# read_before_wait BACK: the checksum line (or, with none, the end of the output) came before the host waited
+# for BACK, the copy back of the product. A copy that returns only when done (not ...Async) needs no wait.
+read_before_wait() {
+  local printed
+  [[ $(call_field "$1" fn) == *Async ]] || return 1
+  printed=$(printed_at "checksum: ")
+  [ -n "$(unfinished_at "${printed:-$(stat -c %s "$RUN_DIR/stdout")}" "$(call_field "$1" n)")" ]
+}
+
 # expect_checksum M N K WHAT: the last run printed the right "checksum: S" line for M x K times K x N.
 expect_checksum() {
-  local want line gemm back printed
+  local want line gemm back
   want=$(expected_checksum "$1" "$2" "$3")
   line=$(grep -m1 '^checksum: ' "$RUN_DIR/stdout" || true)
   # A checksum read before the copy back was waited for shows whatever the copy had written by then, right
   # or wrong by luck (on a GPU, by timing): it cannot be graded until step 4's wait is there.
   gemm=$(calls fn=cublasSgemm status=0 | tail -n 1)
   back=$([ -z "$gemm" ] || copy_back "$gemm")
-  printed=$(printed_at "checksum: ")
-  # (A copy that returns only when done, not ...Async, needs no wait: step 4's rule.)
-  [[ $(call_field "$back" fn) == *Async ]] || back=""
-  [ -z "$back" ] || [ -z "$printed" ] || [ -z "$(unfinished_at "$printed" "$(call_field "$back" n)")" ] ||
+  [ -z "$back" ] || [ -z "$(printed_at "checksum: ")" ] || ! read_before_wait "$back" ||
     skip "needs step 4 first: the checksum was printed before the host waited for $(call_site_text "$back"), so it shows whatever the copy had written by then; step 4 grades the wait"
   [ "$line" = "checksum: $want" ] && return 0
   fail "$(printf 'expected: "checksum: %s", the weighted sum of C = A B for A %s x %s and B %s x %s (%s)\nhappened: %s%s\nusual cause: %s' \
@@ -214,7 +220,7 @@ run_budget() {
 # hint: cublasSetStream(handle, stream) puts the library's work into your stream; an Async copy back is
 # hint: only queued: cudaStreamSynchronize(stream) before the host reads it.
 @test "step 4: runs the library's work in the program's stream, and waits before reading (2 points)" {
-  local set stream gemm back printed
+  local set stream gemm back
   require_program
   run_chosen
   expect_exit 0
@@ -233,8 +239,7 @@ run_budget() {
       fail "$(printf 'expected: the copy back queued in the stream cuBLAS works in (%s)\nhappened: %s\nusual cause: the copy on another stream, which does not wait for the product' "$stream" "$(call_text "$back")")"
     # Any wait that covers the copy counts (grader/lib/trace.bash, unfinished_at): a synchronize of its
     # stream or the device, an event recorded behind it and waited for, a query that returned cudaSuccess.
-    printed=$(printed_at "checksum: ")
-    [ -z "$(unfinished_at "${printed:-$(stat -c %s "$RUN_DIR/stdout")}" "$(call_field "$back" n)")" ] ||
+    ! read_before_wait "$back" ||
       fail "$(printf 'expected: the host waits for the stream after the copy back and before it reads the result\nhappened: %s returned at once, and the checksum was printed with no synchronize after it\nusual cause: the cudaStreamSynchronize missing, or before the copy back' "$(call_text "$back")")"
   fi
 }

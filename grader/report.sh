@@ -76,16 +76,19 @@ finish_failed() {
     skipped=$((skipped + 1)); max=$((max + fail_points))
     step_line SKIP "$yellow" "$fail_name" 0 "$fail_points"
     printf '          %s\n' "$msg"
-    printf '%s\tskipped\t0\t%s\t%s\t%s\n' "$fail_num" "$fail_points" "${fail_name#step *: }" "$msg" >>"$tsv"
+    row_reason=$msg status=skipped
   else
     for key in "${keys[@]}"; do blamed[$key]=$fail_num; done
     failed=$((failed + 1)); max=$((max + fail_points))
     step_line FAIL "$red" "$fail_name" 0 "$fail_points"
     [ ${#fail_lines[@]} -eq 0 ] || printf '          %s\n' "${fail_lines[@]}"
     msg=$(printf '%s\n' "${fail_lines[@]}" | grep -m1 . || true)
-    msg=${msg//$'\t'/ }
-    printf '%s\tfailed\t0\t%s\t%s\t%s\n' "$fail_num" "$fail_points" "${fail_name#step *: }" "${msg:0:300}" >>"$tsv"
+    msg=${msg//$'\t'/ } row_reason=${msg:0:300} status=failed
   fi
+  # Its row, as every step's (flush_row), its reason the first detail or why it waits.
+  flush_row
+  printf -v row '%s\t%s\t0\t%s\t%s' "$fail_num" "$status" "$fail_points" "${fail_name#step *: }"
+  flush_row
   fail_num="" fail_lines=()
 }
 

@@ -287,7 +287,7 @@ expect_answers() {
       asked=$(calls | awk -F '\t' -v a="$after" -v at="${at:-0}" '
         $1 > a { p = $7; if (sub(/.*printed=/, "", p)) { sub(/ .*/, "", p); if (p + 0 <= at + 0) last = $1 } }
         END { if (last != "") print last }')
-      [ -z "$asked" ] || { ANSWER_NS="$ANSWER_NS $(tr '\n' ' ' <<<"$asked")"; after=$(tail -n 1 <<<"$asked"); }
+      [ -z "$asked" ] || { ANSWER_NS="$ANSWER_NS $asked"; after=$asked; }
       continue
     fi
     # The skeletons print cudaErrorNotYetImplemented where a question's call is still to be written.

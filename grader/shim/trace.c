@@ -1075,7 +1075,7 @@ void tr_pitch(struct tr_rec *r, const size_t *pitch)
 {
     if (pitch == NULL) /* a question of lesson 06's probe: its call is told apart by this */
         add(r, "%spitch=null", r->len ? " " : "");
-    else if (pitch != NULL && !r->injected && (r->status == cudaSuccess || r->status == cudaErrorMemoryAllocation))
+    else if (!r->injected && (r->status == cudaSuccess || r->status == cudaErrorMemoryAllocation))
         tr_size(r, "pitch", *pitch);
 }
 
