@@ -237,7 +237,7 @@ checked_on() {
   require_program
   # Everything but the ratio is checked on every backend: the mode runs, its copies are the ones timed,
   # its data arrives, nothing leaks. Only the ratio needs a real GPU.
-  run_program --name bandwidth -- --bandwidth
+  run_program --name bandwidth --alone -- --bandwidth
   expect_copies_ran
   expect_no_leaks
   pinned=$(calls fn=cudaMemcpy moved=HostToDevice src=pinned#* "bytes=$bytes" status=0 | awk -F '\t' '{ t += $6 } END { print t + 0 }')

@@ -254,7 +254,7 @@ expect_pipeline() {
   # that a pipeline written for whole chunks shows it on either backend.
   if [ "$WB_BACKEND" = gpu ]; then pn=$((TIMED_N - 1 - $(chosen_n) % 7)); else
     pn=$(( $(chosen_n) % 100000 + 1001 )); fi
-  run_program --name "pipeline-$pn" -- --pipeline "$pn"
+  run_program --name "pipeline-$pn" --alone -- --pipeline "$pn"
   expect_exit 0
   # A pipeline that is not right has no speed to measure: the timed one is checked as step 6 checks its own.
   expect_pipeline "$pn"

@@ -11,6 +11,8 @@ WB_BUILD=${WB_BUILD:-$WB_ROOT/build}
 . "$WB_ROOT/grader/lib/backend.sh"
 # shellcheck source=grader/lib/trace.bash
 . "$WB_ROOT/grader/lib/trace.bash"
+# shellcheck source=grader/lib/gpu-turns.sh
+. "$WB_ROOT/grader/lib/gpu-turns.sh"
 # Bats's helper libraries, their sources read directly where BATS_LIB_PATH holds them: each library's
 # load.bash forks a dirname per file it sources, some twenty forks for every step of every grading.
 wb_load_bats_libraries() {
@@ -158,7 +160,7 @@ require_program() {
 # --- running the student's program ---------------------------------------------------------------
 
 
-# run_program [--name NAME] [--env K=V]... [--sanitize] [--] ARGS...
+# run_program [--name NAME] [--env K=V]... [--sanitize] [--alone] [--] ARGS...
 # Runs the program (or the memory checker on it) in the sandbox (lib/sandbox.sh) with a time limit and
 # limits on output, memory, processes and CPU time; its results go to RUN_DIR=$WB_WORK/runs/NAME, which
 # the program cannot write: it writes its stdout and stderr there through descriptors the grader opened,
@@ -166,15 +168,17 @@ require_program() {
 # after the run. Sets RUN_DIR, RUN_STATUS (exit status), RUN_HOW (a phrase: "exited with status 1", "was
 # killed by SIGSEGV", ...) and RUN_NORMAL (1 when it exited by itself, without a signal, a time-out or too
 # much output). A run with the same NAME is reused within one grading, so steps that read the same run
-# share it.
+# share it. On a GPU, --alone runs it while no other grading's program runs (lib/gpu-turns.sh): a run that is
+# timed, or that fills device memory (a CUDAWB_*LEAVE_FREE_MB setting), which every other run shares.
 run_program() {
   local name=default sanitize=0 envs=() cmd=() keep=() start elapsed cap_bytes report home boxed sandbox=() nproc=()
-  local cgroup="" oom="" key
+  local cgroup="" oom="" key turn=shared
   while [ $# -gt 0 ]; do
     case $1 in
       --name) name=$2; shift 2 ;;
-      --env) envs+=("$2"); shift 2 ;;
+      --env) envs+=("$2"); [[ $2 != CUDAWB_*LEAVE_FREE_MB=* ]] || turn=alone; shift 2 ;;
       --sanitize) sanitize=1; shift ;;
+      --alone) turn=alone; shift ;;
       --) shift; break ;;
       *) break ;;
     esac
@@ -191,6 +195,7 @@ run_program() {
   { [ ${#envs[@]} = 0 ] || printf '%s\0' "${envs[@]}"; } >"$RUN_DIR/envs"
   { [ $# = 0 ] || printf '%s\0' "$@"; } >"$RUN_DIR/args"
   [ "$sanitize" = 0 ] || : >"$RUN_DIR/sanitized"
+  [ "$turn" = shared ] || : >"$RUN_DIR/alone"
   cmd=("$(program)" "$@")
   # Under the memory checker, launches are traced without their arguments: finding how many a kernel has
   # can take a failing driver call, which compute-sanitizer reports (measured on the H200).
@@ -226,6 +231,7 @@ run_program() {
   fi
   # Where the machine has one, a cgroup of its own: a memory limit on all it touches, and its end.
   if [ "$boxed" = 1 ]; then sandbox_cgroup_open cgroup || true; fi
+  [ "$WB_BACKEND" != gpu ] || gpu_turn_take "$turn" # before the clock starts: waiting is not the program's time
   start=${EPOCHREALTIME//[!0-9]/} # microseconds
   (
     [ -z "$cgroup" ] || echo "$BASHPID" >"$cgroup/cgroup.procs" || exit 1
@@ -249,6 +255,7 @@ run_program() {
     exec env -i PATH="$PATH" HOME="$home" "${keep[@]}" timeout --kill-after=2 "$((wall + 10))" "${sandbox[@]}" "${cmd[@]}" </dev/null >"$RUN_DIR/stdout" 2>"$RUN_DIR/stderr"
   ) && RUN_STATUS=0 || RUN_STATUS=$?
   elapsed=$(( ${EPOCHREALTIME//[!0-9]/} - start ))
+  gpu_turn_give
   rm -f "$home/.report-key" # read and removed by the trace, unless the program never started
   oom=$(sandbox_cgroup_close "$cgroup")
   echo "$((elapsed / 1000))" >"$RUN_DIR/elapsed-ms" # read by grader/bench/run.sh
@@ -858,7 +865,7 @@ run_timed() {
   local args=(--timed)
   TIMED_SIZE=$1
   [ "$WB_BACKEND" = gpu ] || { TIMED_SIZE=$2; args+=("$TIMED_SIZE"); }
-  run_program --name timed -- "${args[@]}"
+  run_program --name timed --alone -- "${args[@]}"
   expect_exit 0
   expect_no_leaks
 }
@@ -869,6 +876,7 @@ run_again() {
   while IFS= read -r -d '' e; do opts+=(--env "$e"); done <"$dir/envs"
   while IFS= read -r -d '' e; do args+=("$e"); done <"$dir/args"
   [ ! -e "$dir/sanitized" ] || opts+=(--sanitize)
+  [ ! -e "$dir/alone" ] || opts+=(--alone)
   run_program --name "$1" "${opts[@]}" -- "${args[@]}"
 }
 
