@@ -17,10 +17,15 @@ passed=0 failed=0 skipped=0 needs_gpu=0 got=0 max=0 steps=0
 tsv=$(mktemp)
 trap 'rm -f "$tsv"' EXIT
 pending=""  # the step whose failure details are being read
-# Each step's row of the results file waits for its details: a failed step's reason is its first one.
+# Each step's row of the results file waits for its details: a failed step's reason is all of them.
 row="" row_reason=""
+# The reason is the step's whole message (a failed step's expected / happened / usual cause), at most 4,000
+# characters, escaped as class/escape.awk's unesc() reads it back (\\ \t \n \r): every output of make grade
+# carries it whole.
 flush_row() {
-  [ -z "$row" ] || printf '%s\t%s\n' "$row" "$row_reason" >>"$tsv"
+  local r=${row_reason:0:4000}
+  r=${r//\\/\\\\} r=${r//$'\t'/\\t} r=${r//$'\n'/\\n} r=${r//$'\r'/\\r}
+  [ -z "$row" ] || printf '%s\t%s\n' "$row" "$r" >>"$tsv"
   row=""
 }
 
@@ -82,10 +87,9 @@ finish_failed() {
     failed=$((failed + 1)); max=$((max + fail_points))
     step_line FAIL "$red" "$fail_name" 0 "$fail_points"
     [ ${#fail_lines[@]} -eq 0 ] || printf '          %s\n' "${fail_lines[@]}"
-    msg=$(printf '%s\n' "${fail_lines[@]}" | grep -m1 . || true)
-    msg=${msg//$'\t'/ } row_reason=${msg:0:300} status=failed
+    row_reason=$(printf '%s\n' "${fail_lines[@]}") status=failed
   fi
-  # Its row, as every step's (flush_row), its reason the first detail or why it waits.
+  # Its row, as every step's (flush_row), its reason the details or why it waits.
   flush_row
   printf -v row '%s\t%s\t0\t%s\t%s' "$fail_num" "$status" "$fail_points" "${fail_name#step *: }"
   flush_row

@@ -207,6 +207,32 @@ csv_rows() {
   [ ! -e "$BATS_FILE_TMPDIR/class/-dash Zoë.zip" ] || assert_line 'student: -dash Zoë'
 }
 
+@test "every output carries a failed step whole: expected, happened and usual cause, as report.txt says them" {
+  require_solutions # the class graded in setup_file
+  local dir step whole
+  # bob's folder: bob.tar.gz holds the skeleton
+  dir=$(dirname "$(grep -lF '"output": "student: bob\n' "$RUN"/*/results.json | head -n 1)")
+  # The skeleton's step 2: the report's lines for it, less their indent, are the step's whole message.
+  step=$(awk -F '\t' '$2 == "failed" { print $1; exit }' "$dir/results/01-allocation.tsv")
+  [ "$step" = 2 ] || fail "the skeleton's first failed step is $step, not 2"
+  whole=$(awk '/^  FAIL  step 2:/ { on = 1; next } on && /^  [A-Z?]+ / { exit } on { sub(/^          /, ""); print }' "$dir/report.txt")
+  [[ $whole == *expected:*happened:*"usual cause:"* ]] || fail "report.txt's step 2: $whole"
+  csv_rows "$RUN/scores.csv" >"$BATS_TEST_TMPDIR/sc"
+  run awk -F '\t' '$1 == "bob" && $3 == 2 { print $8 }' "$BATS_TEST_TMPDIR/sc"
+  assert_output --partial 'happened:'
+  assert_output --partial 'usual cause:'
+  command -v jq >/dev/null 2>&1 || skip "jq is not installed: results.json not parsed"
+  assert_equal "$(jq -r '.tests[] | select(.name | test("step 2:")) | .output' "$dir/results.json")" "failed: $whole"
+  assert_equal "$(jq -r '.tests[] | select(.name | test("step 2:")) | .output' "$dir/prairielearn.json")" "$whole"
+  run jq -r '.output_format, .output' "$dir/results.json"
+  assert_line text
+  assert_line --regexp '^lesson 01: [0-9]+/[0-9]+ steps passed'
+  command -v xmllint >/dev/null 2>&1 || skip "xmllint (libxml2-utils) is not installed: junit.xml not read"
+  assert_equal "$(xmllint --xpath 'string(//testcase[contains(@name, "step 2:")]/failure)' "$dir/junit.xml")" "$whole"
+  run xmllint --xpath 'string(//testcase[contains(@name, "step 2:")]/failure/@message)' "$dir/junit.xml"
+  assert_output "failed: $(head -n 1 <<<"$whole")"
+}
+
 @test "prairielearn.json: gradable unless refused, score = points / maximum, one test per step, the report as output" {
   require_solutions # the class graded in setup_file
   command -v jq >/dev/null 2>&1 || skip "jq is not installed: prairielearn.json not parsed"

@@ -20,7 +20,7 @@ FNR == NR { n++; L[n] = $1; S[n] = $2; P[n] = $3; H[n] = $4; N[n] = $5; next }
       file = run "/" folder "/results/" L[i] ".tsv"
       while ((getline line < file) > 0) {
         split(line, f, "\t")
-        got[L[i], f[1]] = 1; st[L[i], f[1]] = f[2]; pt[L[i], f[1]] = f[3]; rs[L[i], f[1]] = f[6]
+        got[L[i], f[1]] = 1; st[L[i], f[1]] = f[2]; pt[L[i], f[1]] = f[3]; rs[L[i], f[1]] = unesc(f[6])
       }
       close(file)
     }

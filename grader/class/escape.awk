@@ -1,5 +1,5 @@
 # escape.awk: the escapings every output of `make grade` needs, as awk functions (run with LC_ALL=C so that
-# a string is its bytes). A student's name travels through class.tsv escaped as the tables need it (a
+# a string is its bytes), and the reading of a student's report that several of them carry. A student's name travels through class.tsv escaped as the tables need it (a
 # backslash before \, and \t \n \r for the three bytes a TSV cannot hold): unesc() gives the bytes back.
 #   csv(s)   one RFC 4180 field: quoted, quotes doubled, when it holds a comma, quote, CR or LF
 #   json(s)  a JSON string, quotes included; bytes that are not UTF-8 become U+FFFD
@@ -83,6 +83,15 @@ function xml(s,   out, i, c, b, n) {
     else { out = out "&#xfffd;"; n = 1 }
   }
   return out
+}
+# first_line(s): the first line of a step's message (its "expected: ..."), for a one-line field.
+function first_line(s) { sub(/\n.*/, "", s); return s }
+# report_text(folder): RUN/FOLDER/report.txt, what `make check` shows the student.
+function report_text(folder,   f, line, s) {
+  f = ENVIRON["WB_CLASS_RUN"] "/" folder "/report.txt"; s = ""
+  while ((getline line < f) > 0) s = s line "\n"
+  close(f)
+  return s
 }
 function tsvesc(s) {
   gsub(/\\/, "\\\\", s); gsub(/\t/, "\\t", s); gsub(/\n/, "\\n", s); gsub(/\r/, "\\r", s)

@@ -1,5 +1,6 @@
 # junit.awk: each student's RUN/FOLDER/junit.xml: a testsuite per lesson, a testcase per step; a step not
-# passed has a <failure> with its reason, a step not graded here (a GPU's speed on the CPU backend) is
+# passed has a <failure> whose message is its first line and whose text is the whole step (expected,
+# happened, usual cause), a step not graded here (a GPU's speed on the CPU backend) is
 # <skipped>. Names and reasons XML-escaped (escape.awk's xml()).
 #   WB_CLASS_RUN=RUN awk -f escape.awk -f junit.awk class.tsv
 BEGIN { FS = "\t"; run = ENVIRON["WB_CLASS_RUN"] }
@@ -25,7 +26,10 @@ $3 != lesson { suite(); lesson = $3 }
   why = unesc($9)
   if ($6 == "passed") c = c "/>\n"
   else if ($10 == 0) { sk++; c = c ">\n      <skipped message=\"" xml(why) "\"/>\n    </testcase>\n" }
-  else { fl++; c = c ">\n      <failure message=\"" xml($6 (why != "" ? ": " why : "")) "\" type=\"" $6 "\"/>\n    </testcase>\n" }
+  else {
+    fl++
+    c = c ">\n      <failure message=\"" xml($6 (why != "" ? ": " first_line(why) : "")) "\" type=\"" $6 "\">" xml(why) "</failure>\n    </testcase>\n"
+  }
   cases = cases c
 }
 END { flush() }

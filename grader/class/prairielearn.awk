@@ -6,19 +6,13 @@
 #   WB_CLASS_RUN=RUN awk -f escape.awk -f prairielearn.awk students.tsv class.tsv
 BEGIN { FS = "\t"; run = ENVIRON["WB_CLASS_RUN"] }
 FNR == NR { state[$1] = $3; why[$1] = unesc($4); next }
-function report(folder,   f, line, s) {
-  f = run "/" folder "/report.txt"; s = ""
-  while ((getline line < f) > 0) s = s line "\n"
-  close(f)
-  return s
-}
 function flush(   file, gradable, msg) {
   if (cur == "") return
   file = run "/" cur "/prairielearn.json"
   gradable = (state[cur] != "not-graded")
   msg = gradable ? sprintf("%d/%d points", score, max) : "not graded: " why[cur]
   printf "{\n  \"gradable\": %s,\n  \"score\": %s,\n  \"message\": %s,\n  \"output\": %s,\n  \"tests\": [%s\n  ]\n}\n",
-    (gradable ? "true" : "false"), (max > 0 ? sprintf("%.6f", score / max) : "0"), json(msg), json(report(cur)), tests > file
+    (gradable ? "true" : "false"), (max > 0 ? sprintf("%.6f", score / max) : "0"), json(msg), json(report_text(cur)), tests > file
   close(file)
 }
 $1 != cur { flush(); cur = $1; score = max = 0; tests = ""; sep = "" }
