@@ -27,7 +27,7 @@ ALLOW ?=
 export BACKEND
 
 .DEFAULT_GOAL := help
-.PHONY: help check watch hint progress reset run grade gradescope dist test bench book listings doctor clean
+.PHONY: help check watch hint progress reset run grade gradebook gradescope dist test bench book listings doctor clean
 
 help: ## this list
 	@grader/help.sh
@@ -50,9 +50,12 @@ reset: ## restore LESSON=N's skeleton, saving your version under build/backups/
 run: ## build and run your program for LESSON=N, with ARGS='...'
 	@WB_ALLOW="$(ALLOW)" grader/run.sh $(LESSON) $(ARGS)
 
-grade: ## instructors: grade CLASS=DIR (folders, .tar.gz, .zip, git repos) [LESSON=N JOBS=N OUT=DIR FORCE=1 UNSAFE=1 SCHEDULER=slurm CHUNK=N ALLOW=NAME,...] into build/class/latest/
+grade: ## instructors: grade CLASS=DIR (folders, .tar.gz, .zip, git repos) [LESSON=N JOBS=N OUT=DIR FORCE=1 UNSAFE=1 SCHEDULER=slurm CHUNK=N ALLOW=NAME,...] into build/class/NAME/NN-DATE/, and the class's course gradebook beside
 	@grader/grade-class.sh "$(CLASS)" $(LESSON) --backend "$(BACKEND)" $(if $(JOBS),--jobs "$(JOBS)") $(if $(OUT),--out "$(OUT)") $(if $(ALLOW),--allow "$(ALLOW)") \
 	  $(if $(filter-out 0,$(FORCE)),--force) $(if $(UNSAFE),--unsafe) $(if $(SCHEDULER),--scheduler "$(SCHEDULER)") $(if $(CHUNK),--chunk "$(CHUNK)")
+
+gradebook: ## instructors: the course gradebook of CLASS=DIR: every student's latest result for every lesson graded, from all its runs (make grade updates it too) [build/class/NAME/gradebook.csv, course.html]
+	@grader/class/course.sh "$(CLASS)"
 
 gradescope: ## instructors: build/gradescope/autograder.zip, Gradescope's autograder (CPU backend) for LESSON=N (every lesson without it)
 	@grader/course/gradescope.sh $(LESSON)

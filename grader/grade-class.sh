@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Grades a whole class: every entry of CLASS_DIR is one student (a folder laid out like exercises/, a
 # .tar, .tar.gz/.tgz or .zip, a git work tree or a bare repository; grader/class/unpack.sh). Writes a run
-# folder (default build/class/YYYYmmdd-HHMMSS/, build/class/latest its link; earlier runs are kept):
-# gradebook.csv, scores.csv, class.html, run.log, and per student FOLDER/{report.txt,results.json,
-# junit.xml}; prints each student's total.
+# folder (default build/class/CLASS/NN-YYYYmmdd-HHMMSS/, build/class/CLASS/latest its link; earlier runs
+# are kept): gradebook.csv, scores.csv, class.html, run.log, and per student FOLDER/{report.txt,results.json,
+# junit.xml}; prints each student's total. Then the class's course gradebook beside its runs (course.sh).
 #   grade-class.sh CLASS_DIR [LESSON] [--jobs N] [--out DIR] [--force | --no-reuse] [--backend B] [--unsafe]
 #                  [--scheduler local|slurm] [--chunk N] [--allow LIST]
 #   grade-class.sh --upload DIR [LESSON] ...   one course platform's upload (grader/course/upload.sh): DIR
@@ -100,13 +100,19 @@ elif [ "$WB_BACKEND" = gpu ] && [ "$jobs" -gt 1 ] && [ "$scheduler" = local ]; t
   echo "note: JOBS=$jobs on one GPU: the speed and memory-budget steps of programs run side by side may disturb each other" >&2
 fi
 
-# The run's folder: a new one each time; earlier runs beside it are kept, and looked in for reuse.
+# shellcheck source=grader/class/names.sh
+. "$cls/names.sh"
+# The run's folder: a new one each time, among the class's runs (class_runs: build/class/CLASS/), named by
+# the lesson and the time (01-20261207-101500, "all" for every lesson); earlier runs beside it are kept,
+# looked in for reuse, and merged into the class's course gradebook (course.sh).
 if [ -z "$out" ]; then
   stamp=$(date +%Y%m%d-%H%M%S)
-  mkdir -p "$WB_BUILD/class"
-  out=$WB_BUILD/class/$stamp
+  tag=all
+  [ -z "${2:-}" ] || tag=${ids%%-*}
+  runs=$(class_runs "$class")
+  out=$runs/$tag-$stamp
   # Two runs in one second: mkdir decides, the later one gets a suffix.
-  until mkdir "$out" 2>/dev/null; do out=$WB_BUILD/class/$stamp-$RANDOM; done
+  until mkdir "$out" 2>/dev/null; do out=$runs/$tag-$stamp-$RANDOM; done
 fi
 # A run folder inside the class would be graded as one of its students, and the class's files would sit
 # beside the results: refused.
@@ -135,8 +141,6 @@ export WB_CLASS_GRADER_HASH
 
 # One student per entry (hidden ones aside); its folder: the name made safe, and the sha256 of the entry's
 # name (grader/class/names.sh).
-# shellcheck source=grader/class/names.sh
-. "$cls/names.sh"
 # shellcheck source=grader/class/progress.sh
 . "$cls/progress.sh"
 entries=() names=() folders=()
@@ -181,7 +185,9 @@ for i in "${!refused[@]}"; do
   "$cls/grade-one.sh" --refuse "${refused[i]}" "${entries[i]}" "$out" "${folders[i]}"
   echo "warning: $(entry_shown "$i") is not graded: ${refused[i]}" >&2
 done
-title="Class $(basename "$class"), $(date '+%Y-%m-%d %H:%M'), $WB_BACKEND backend"
+lessons_graded="lesson ${ids%%-*}"
+[ -n "${2:-}" ] || lessons_graded="all lessons"
+title="Class $(basename "$class"), $lessons_graded, $(date '+%Y-%m-%d %H:%M'), $WB_BACKEND backend"
 if [ "$scheduler" = slurm ]; then
   exec "$cls/slurm-submit.sh" "$out" "$title" "$chunk" "$jobs_asked" ${2:+"$2"}
 fi

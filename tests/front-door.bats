@@ -201,7 +201,7 @@ setup() {
   assert_output --regexp "BACKEND=(auto|gpu|cpu) picks: (gpu|cpu|none)"
 }
 
-@test "make grade writes one CSV row per student, lesson and step, into build/class/latest/" {
+@test "make grade writes one CSV row per student, lesson and step, into build/class/CLASS/latest/" {
   require_solutions
   local repo
   repo=$(repo_copy)
@@ -211,10 +211,12 @@ setup() {
   run make -s -C "$repo" grade CLASS="$BATS_TEST_TMPDIR/class" LESSON=1
   assert_success
   assert_output --regexp "alice +[0-9]+ / 17"
-  assert_output --partial "scores: build/class/"
-  assert_link_exists "$repo/build/class/latest"
-  local csv=$repo/build/class/latest/scores.csv
-  assert_equal "$(wc -l <"$csv")" 17
+  assert_output --partial "scores: build/class/class/01-"
+  assert_output --partial "course gradebook: build/class/class/gradebook.csv"
+  assert_link_exists "$repo/build/class/class/latest"
+  local csv=$repo/build/class/class/latest/scores.csv
+  # a row per student and step (a failed step's reason holds line breaks, quoted: rows are not lines)
+  assert_equal "$(grep -c '^\(alice\|bob\),01-allocation,[0-9]*,' "$csv")" 16
   assert_file_contains "$csv" $'^alice,01-allocation,1,"compiles cleanly, without warnings",passed,1,1,\r$'
   assert_file_contains "$csv" $'^bob,01-allocation,1,"compiles cleanly, without warnings",passed,1,1,\r$'
   assert_file_contains "$csv" "^bob,01-allocation,2,allocates a device buffer of exactly n floats,failed,0,2,"

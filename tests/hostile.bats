@@ -374,9 +374,9 @@ CASES
   assert_success
   assert_output --regexp "alice +17 / 17"
   assert_output --regexp "bob +1 / 17"
-  assert_file_contains "$repo/build/class/latest/scores.csv" "^alice,01-allocation,8,[^,]*,passed,3,3,"
+  assert_file_contains "$repo/build/class/class/latest/scores.csv" "^alice,01-allocation,8,[^,]*,passed,3,3,"
   cmp "$WB_ROOT/solutions/01-allocation/alloc.cu" "$class/alice/01-allocation/alloc.cu"
-  [ -z "$(grep -l WROTE "$repo"/build/class/latest/*/report.txt || true)" ] || fail "a student wrote into another's files"
+  [ -z "$(grep -l WROTE "$repo"/build/class/class/latest/*/report.txt || true)" ] || fail "a student wrote into another's files"
   [ -z "$(pgrep -f "$BATS_TEST_TMPDIR" || true)" ] || fail "processes of the class are still running"
   [ ! -e "$repo/$MARK" ] || fail "a student created a file in the repository"
 }

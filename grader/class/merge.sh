@@ -45,10 +45,13 @@ for i in "${!folders[@]}"; do
   f=${folders[$i]}
   printf '%s\t%s\t%s\n' "$f" "$(tsv_escape "${names[i]}")" "$(cat "$out/$f/log" 2>/dev/null || head -c 300 "$work/$f.err")"
 done >"$out/run.log"
-# latest: a link to this run, in build/class/, or beside an OUT=DIR whose parent holds other runs already
-# (a parent that is not a folder of runs gets no link).
+# latest: a link to this run, among its class's runs (build/class/CLASS/, class_runs), or beside an OUT=DIR
+# whose parent holds other runs already (a parent that is not a folder of runs gets no link). A class's
+# runs folder also gets the course gradebook, every run merged (course.sh).
+course=0
+[ ! -f "$parent/class-path" ] || course=1
 if [ ! -e "$parent/latest" ] || [ -L "$parent/latest" ]; then
-  if [ "$parent" = "$(cd "$WB_BUILD/class" 2>/dev/null && pwd)" ] || [ -L "$parent/latest" ] ||
+  if [ "$course" = 1 ] || [ -L "$parent/latest" ] ||
     [ "$(find "$parent" -mindepth 2 -maxdepth 2 -name steps.tsv -printf x | wc -c)" -ge 2 ]; then
     ln -sfn "$(basename "$out")" "$parent/latest"
   fi
@@ -67,3 +70,4 @@ for i in "${!folders[@]}"; do
   printf '%-24s %4s / %-4s points   (report: %s)\n' "$(shown "${names[i]}")" "${got[$f]}" "${max[$f]}" "${out#"$WB_ROOT"/}/$f/report.txt"
 done
 echo "scores: ${out#"$WB_ROOT"/}/scores.csv, gradebook.csv, class.html"
+[ "$course" = 0 ] || WB_ROOT=$WB_ROOT "$cls/course.sh" "$parent"
