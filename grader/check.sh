@@ -92,7 +92,7 @@ for id in $ids; do
     echo "STEP=$steps: step(s) ${steps//[ ,]/, } graded alone (and step 1, the build); the other steps keep their last results"
     tsv=$results/$id.steps.tsv
   fi
-  (cd "$WB_WORK" && bats --tap "${filter[@]}" "$WB_ROOT/grader/$id.bats") 2>&1 |
+  (cd "$WB_WORK" && bats --formatter "$WB_ROOT/grader/lib/bats-stream" "${filter[@]}" "$WB_ROOT/grader/$id.bats") 2>&1 |
     LC_ALL=C sed -u -e 's/\x1b/\\e/g' -e 's/\r/\\r/g' -e 's/[\x01-\x08\x0b-\x1f\x7f]/?/g' \
       -e 's/^\(.\{400\}\).\{1,\}$/\1 [cut]/' |
     "$WB_ROOT/grader/report.sh" "$id" "$tsv" | tee "$last" ||

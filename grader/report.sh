@@ -58,8 +58,9 @@ step_line() { # STATUS COLOR NAME POINTS MAX
 # earlier step on another run (the same "expected:" line, its numbers aside: the same sum wrong for another
 # size). It is shown as skipped, "needs step N first": its evidence comes from what that step already found
 # wrong, fixing it may fix this one too, and this step is graded then. A failed step waits here until its
-# messages are all read (the next step's line, the end, or a second without output: Bats prints a test's
-# messages right after its result).
+# messages are all read: until the next step begins (Bats's "begin N" line, which check.sh asks for with
+# lib/bats-stream), or a result or the end comes. No clock decides it: on a loaded machine (a class graded
+# sixteen at a time) a step's messages came more than a second after its result.
 declare -A blamed=()  # file:line, or check:EXPECTED -> the first failed step that named it
 fail_num="" fail_name="" fail_points="" fail_lines=()
 finish_failed() {
@@ -96,19 +97,14 @@ finish_failed() {
   fail_num="" fail_lines=()
 }
 
-carry=""
-while true; do
-  # A read that times out keeps what it read of the line (carry) and shows a waiting failed step.
-  if IFS= read -r -t 1 part; then
-    line=$carry$part carry=""
-  else
-    rc=$?
-    [ "$rc" -gt 128 ] || break
-    carry=$carry$part
-    finish_failed
+while IFS= read -r line; do
+  if [[ $line =~ ^begin\ [0-9]+\  ]]; then
+    finish_failed # the next step begins: the failed one's messages are all read
+    pending=""
     continue
-  fi
-  if [[ $line =~ ^(not\ )?ok\ [0-9]+\ (step\ ([0-9]+):\ (.*)\ \(([0-9]+)\ points?\))(\ #\ skip\ ?(.*))?$ ]]; then
+  elif [[ $line =~ ^suite\  ]]; then
+    continue
+  elif [[ $line =~ ^(not\ )?ok\ [0-9]+\ (step\ ([0-9]+):\ (.*)\ \(([0-9]+)\ points?\))(\ #\ skip\ ?(.*))?$ ]]; then
     flush_row
     finish_failed
     name="step ${BASH_REMATCH[3]}: ${BASH_REMATCH[4]}"
@@ -151,7 +147,6 @@ while true; do
     printf '  %s\n' "$line" # Bats's own errors (a missing helper library, a syntax error): show them
   fi
 done
-[ -z "$carry" ] || printf '  %s\n' "$carry"
 
 flush_row
 finish_failed
