@@ -91,13 +91,14 @@ elif [ "$WB_BACKEND" = gpu ] && [ "$scheduler" = local ]; then
   trace_object >/dev/null || exit 2
   trace_object cublas >/dev/null 2>&1 || true # only programs that use cuBLAS need it
 fi
-# JOBS: by default one grading per core on the CPU backend, and one at a time on a GPU, where programs run
-# side by side would share its memory (lesson 07 fills it up to a budget) and its time (the speed steps).
+# JOBS: by default one grading per core on the CPU backend, and one at a time on a GPU. Gradings side by side
+# on one GPU take turns where it matters (lib/gpu-turns.sh: a timed run, or one that fills device memory,
+# runs alone), but sixteen at a time on the H100 have not yet given the CPU backend's verdicts everywhere.
 jobs_asked=$jobs
 if [ -z "$jobs" ]; then
   if [ "$WB_BACKEND" = gpu ]; then jobs=1; else jobs=$(nproc); fi
 elif [ "$WB_BACKEND" = gpu ] && [ "$jobs" -gt 1 ] && [ "$scheduler" = local ]; then
-  echo "note: JOBS=$jobs on one GPU: the speed and memory-budget steps of programs run side by side may disturb each other" >&2
+  echo "note: JOBS=$jobs on one GPU: timed runs and runs that fill device memory take turns; the rest share the GPU" >&2
 fi
 
 # shellcheck source=grader/class/names.sh

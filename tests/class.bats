@@ -34,6 +34,9 @@ setup_file() {
     (cd "$src/erin" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm solution)
     git clone -q --bare "$src/erin" "$c/erin.git"
   fi
+  # frank: alice's code, its layout, comments and a local's name changed (similar.tsv lists them together)
+  solution "$c/frank" &&
+    sed -i 's/d_data/device_values/g; s|^\( *\)\(.*;\)$|\1  \2 // mine|' "$c/frank/01-allocation/alloc.cu"
   skeleton "$c/Smith, \"Jane\""
   mkdir "$c/new"$'\n'"line" 2>/dev/null && solution "$c/new"$'\n'"line"
   # Unsafe: a member ../evil, and a symbolic link where the source should be.
@@ -231,6 +234,23 @@ csv_rows() {
   assert_equal "$(xmllint --xpath 'string(//testcase[contains(@name, "step 2:")]/failure)' "$dir/junit.xml")" "$whole"
   run xmllint --xpath 'string(//testcase[contains(@name, "step 2:")]/failure/@message)' "$dir/junit.xml"
   assert_output "failed: $(head -n 1 <<<"$whole")"
+}
+
+@test "identical submissions are listed together, once comments, layout and names are set aside, skeletons not" {
+  require_solutions # the class graded in setup_file
+  # alice's solution, and the same with its layout, comments and a local's name changed: one group
+  run awk -F '\t' '$1 == "01-allocation" && $5 == "solution" { print $4 }' "$RUN/similar.tsv"
+  assert_line --regexp '(^|, )alice(, |$)'
+  assert_line --regexp '(^|, )frank(, |$)'
+  # the two skeletons (bob, Smith) wrote nothing of their own: no group
+  run grep -E 'bob|Smith' "$RUN/similar.tsv"
+  assert_failure
+  run grep -c '<h2>Identical submissions</h2>' "$RUN/class.html"
+  assert_output 1
+  assert_file_contains "$RUN/class.html" "(the same as the reference solution)"
+  csv_rows "$RUN/similar.csv" >"$BATS_TEST_TMPDIR/similar"
+  run awk -F '\t' '$1 == "01-allocation" && $5 == "yes" && $4 ~ /alice/ && $4 ~ /frank/ { print ($3 >= 2) }' "$BATS_TEST_TMPDIR/similar"
+  assert_output 1
 }
 
 @test "prairielearn.json: gradable unless refused, score = points / maximum, one test per step, the report as output" {

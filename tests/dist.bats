@@ -48,16 +48,46 @@ setup() {
   done
 }
 
-@test "the workflow runs make check on the CPU backend on push and writes the report to the job summary" {
+@test "the workflow grades each lesson a push changed in a job of its own, on the CPU backend, reporting to the job summary" {
   local w=$REL/.github/workflows/check.yml
   assert_file_contains "$w" '^on: \[push'
-  assert_file_contains "$w" 'make check BACKEND=cpu'
+  assert_file_contains "$w" 'make check LESSON="$LESSON" BACKEND=cpu'
+  assert_file_contains "$w" 'grader/course/changed-lessons.sh "$BASE"'
   assert_file_contains "$w" 'GITHUB_STEP_SUMMARY'
   assert_file_contains "$w" 'if: always()'
-  if python3 -c 'import yaml' 2>/dev/null; then
-    run python3 -c 'import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); print(sorted(d["jobs"]["check"]))' "$w"
-    assert_output --partial "'steps'"
-  fi
+  python3 -c 'import yaml' 2>/dev/null || skip "python3-yaml is not installed: the workflow's structure not read"
+  run python3 -c 'import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+c = d["jobs"]["check"]
+print(c["needs"], c["strategy"]["matrix"]["lesson"], c["strategy"]["fail-fast"], d["jobs"]["lessons"]["outputs"]["lessons"])' "$w"
+  assert_output 'lessons ${{ fromJSON(needs.lessons.outputs.lessons) }} False ${{ steps.changed.outputs.lessons }}'
+}
+
+@test "in a course repository made from the release, the workflow's first job picks the lessons a push changed" {
+  local repo=$BATS_TEST_TMPDIR/course first second
+  cp -a "$REL" "$repo" && rm -rf "$repo/build"
+  cd "$repo"
+  commit() { git add -A && git -c user.name=t -c user.email=t@t commit -qm "$1" && git rev-parse HEAD; }
+  git init -q && first=$(commit release)
+  run grader/course/changed-lessons.sh "$first"
+  assert_output '[]'
+  # GitHub's zeros (a first push): the lessons begun, against the release's pristine copy: none yet
+  run grader/course/changed-lessons.sh 0000000000000000000000000000000000000000
+  assert_output '[]'
+  echo '// begun' >>exercises/01-allocation/alloc.cu
+  echo '// begun' >>exercises/03-synchronization/sync.cu
+  second=$(commit "lessons 1 and 3")
+  run grader/course/changed-lessons.sh "$first"
+  assert_output '["01","03"]'
+  run grader/course/changed-lessons.sh ""
+  assert_output '["01","03"]'
+  echo '// more' >>exercises/03-synchronization/sync.cu
+  commit "lesson 3 again" >/dev/null
+  run grader/course/changed-lessons.sh "$second"
+  assert_output '["03"]'
+  # a commit this clone does not know: the lessons begun
+  run grader/course/changed-lessons.sh 1234567890abcdef1234567890abcdef12345678
+  assert_output '["01","03"]'
 }
 
 @test "in the release, make check LESSON=1 grades the skeleton: compiles cleanly, nothing more, and fails" {

@@ -11,6 +11,8 @@
 #   hash        the submission's lesson files and the grader's, hashed (written last: its presence says
 #               that the results beside it are complete)
 #   log         one line: how these results were made ("graded", "reused from RUN/FOLDER")
+#   fingerprints  per lesson, what the student wrote once comments, layout and names are set aside
+#               (similarity.py), for merge.sh's list of identical submissions
 #   grade-one.sh [--refuse REASON] ENTRY RUN FOLDER [LESSON]   (LESSON as check.sh takes it; none: every
 #                lesson; --refuse: not graded, for REASON)
 # A FOLDER that has a state already (refused by grade-class.sh before the gradings) is left as it is.
@@ -64,6 +66,16 @@ fi
 root=${root%/}
 # shellcheck disable=SC2086 # ids are words
 sub=$("$here/hashes.sh" submission "$root" $WB_CLASS_IDS)
+# What the student wrote, fingerprinted lesson by lesson (similarity.py): merge.sh lists the submissions
+# that are the same once comments, layout and names are set aside.
+# shellcheck source=grader/lib/lessons.sh
+. "$here/../lib/lessons.sh"
+sources=()
+for id in $WB_CLASS_IDS; do
+  for f in $(lesson_sources "$id"); do sources+=("$id/$f"); done
+done
+/usr/bin/python3 -I "$here/similarity.py" "$root" "$here/../../exercises" "${sources[@]}" >"$out/fingerprints" 2>/dev/null ||
+  : >"$out/fingerprints"
 hash=$(printf '%s %s\n' "$sub" "$WB_CLASS_GRADER_HASH" | sha256sum | cut -c 1-64)
 seal() { /usr/bin/python3 -I "$here/seal.py" "$@"; }
 

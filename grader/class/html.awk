@@ -60,5 +60,12 @@ END {
   apart = ENVIRON["WB_CLASS_APART"]; out = ""
   if (apart != "") while ((getline line < apart) > 0) { split(line, a, "\t"); out = out "<li>" xml(unesc(a[2])) ": " xml(unesc(a[3])) "</li>" }
   if (out != "") print "<h2>Not submissions</h2><p>Entries of the class that hold no lesson, counted nowhere above:</p><ul>" out "</ul>"
+  # Submissions that are the same once comments, layout and names are set aside (merge.sh, similar.tsv).
+  similar = ENVIRON["WB_CLASS_SIMILAR"]; out = ""
+  if (similar != "") while ((getline line < similar) > 0) {
+    split(line, a, "\t")
+    out = out "<li>" xml(a[1]) ", " a[3] " students, " a[2] " tokens of their own: " xml(unesc(a[4])) (a[5] == "solution" ? " (the same as the reference solution)" : "") "</li>"
+  }
+  if (out != "") print "<h2>Identical submissions</h2><p>The same code once comments, layout and names are set aside (lines of the skeleton do not count). In a short lesson the right answer can be the same by itself: read them before you conclude.</p><ul>" out "</ul>"
   print "</body></html>"
 }

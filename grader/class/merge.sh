@@ -40,6 +40,30 @@ for i in "${!folders[@]}"; do
   fi
   printf '%s\t%s\t%s\t%s\n' "$f" "$(tsv_escape "${names[i]}")" "$state" "$(tsv_escape "$reason")"
 done >"$out/students.tsv"
+# Submissions that are the same, lesson by lesson, once comments, layout and names are set aside (each
+# student's fingerprints, similarity.py), students only: similar.tsv (LESSON, the tokens they wrote, how
+# many students, their names, "solution" when the reference solution is the same too) and class.html.
+solution_fp=$(mktemp)
+if [ -d "$WB_ROOT/solutions" ]; then
+  # shellcheck source=grader/lib/lessons.sh
+  . "$WB_ROOT/grader/lib/lessons.sh"
+  sources=()
+  mapfile -t graded < <(cut -f1 "$out/steps.tsv" | sort -u)
+  for id in "${graded[@]}"; do
+    for f in $(lesson_sources "$id"); do sources+=("$id/$f"); done
+  done
+  /usr/bin/python3 -I "$cls/similarity.py" "$WB_ROOT/solutions" "$WB_ROOT/exercises" "${sources[@]}" >"$solution_fp" 2>/dev/null || true
+fi
+while IFS=$'\t' read -r f name _; do
+  [ ! -f "$out/$f/fingerprints" ] || awk -F '\t' -v n="$name" '$2 != "-" && $2 != "" { print $1 "\t" $2 "\t" $3 "\t" n }' "$out/$f/fingerprints"
+done <"$out/students.tsv" | LC_ALL=C sort -t $'\t' -k1,2 |
+  LC_ALL=C awk -F '\t' -v sol="$solution_fp" 'BEGIN { while ((getline l < sol) > 0) { split(l, a, "\t"); s[a[1] "\t" a[2]] = 1 } }
+    function group() { if (n >= 2) print les, tokens, n, names, ((les "\t" fp) in s) ? "solution" : "" }
+    { OFS = "\t" }
+    $1 != les || $2 != fp { group(); les = $1; fp = $2; tokens = $3; n = 0; names = "" }
+    { n++; names = names (n > 1 ? ", " : "") $4 }
+    END { group() }' >"$out/similar.tsv"
+rm -f "$solution_fp"
 "$cls/outputs.sh" "$out" "$title"
 for i in "${!folders[@]}"; do
   f=${folders[$i]}
