@@ -28,6 +28,6 @@ a=(env LC_ALL=C awk -f "$here/escape.awk")
 "${a[@]}" -f "$here/course.awk" -v runs="${runs[*]}" "${files[@]}" >"$dir/course.tsv.new"
 mv "$dir/course.tsv.new" "$dir/course.tsv"
 "${a[@]}" -v course=1 -f "$here/gradebook.awk" "$dir/course.tsv" >"$dir/gradebook.csv"
-WB_CLASS_TITLE=${2:-"Course gradebook: $(basename "$dir"), ${#runs[@]} run(s), $(date '+%Y-%m-%d %H:%M')"} \
+WB_CLASS_TITLE=${2:-"Course gradebook: $(basename "$dir"), ${#runs[@]} $([ ${#runs[@]} = 1 ] && echo run || echo runs), $(date '+%Y-%m-%d %H:%M')"} \
   "${a[@]}" -f "$here/course-html.awk" "$dir/course.tsv" >"$dir/course.html"
-echo "course gradebook: ${dir#"$WB_ROOT"/}/gradebook.csv, course.html (${#runs[@]} run(s))"
+echo "course gradebook: ${dir#"$WB_ROOT"/}/gradebook.csv, course.html (${#runs[@]} $([ ${#runs[@]} = 1 ] && echo run || echo runs))"
