@@ -151,7 +151,10 @@ CPU_TIMED_N=2097152 # 8 chunks of MIN_CHUNK: the step's other checks, quickly
         "$n" "$idx" "$summed" "$launches" "$([ "$idx" = 1 ] || echo ", the first in $first_launches")")"
     first_launches=$launches
     streams=$(calls fn=cudaLaunchKernel kernel=sum_steps status=0 | awk -F '\t' -v s="$s" -v e="$e" '$1 > s && $1 < e { v = " " $7 " "; sub(/.* stream=/, "", v); sub(/ .*/, "", v); seen[v] = 1 } END { print length(seen) }')
-    # the first on one stream, the second on two or more
+    # the first on one stream, the second on two or more: a program that has one stream only fails step 6's
+    # check, in step 6's words (report.sh then shows this step waiting for step 6)
+    [ "$idx" = 1 ] || [ "$streams" -ge 2 ] ||
+      fail "$(printf 'expected: the chunks summed on two or more streams of the program'"'"'s own\nhappened: the timed pipeline meant for two streams ran its %s launch(es) on %s stream(s)\nusual cause: every chunk on one stream (or the default stream): the copy of one chunk cannot run beside the sum of another' "$launches" "$streams")"
     [ "$bytes" = "$((n * 4))" ] && [ "$launches" -ge 2 ] && [ "$((streams >= 2 ? 2 : streams))" = "$idx" ] ||
       fail "$(printf 'expected: timing %s covers the whole pipeline over %s values (%s bytes copied) on %s\nhappened: it covers %s bytes copied, %s launch(es) on %s stream(s)\nusual cause: the timings must run the same pipeline, first on one stream, then on all' \
         "$idx" "$n" "$((n * 4))" "$([ "$idx" = 1 ] && echo "one stream" || echo "two or more streams")" "$bytes" "$launches" "$streams")"
