@@ -854,8 +854,22 @@ expect_memcheck_clean() {
     [ -n "$summary" ] || fail "$(printf 'expected: the memory checker runs the program to the end\nhappened: it %s\nusual cause: %s' "$RUN_HOW" "$(cause_of_run)")"
     return 0
   fi
-  fail "$(printf 'expected: no access outside an allocation under the memory checker\nhappened: it found %s invalid access(es):\n%s\nusual cause: a buffer smaller than what a kernel or copy touches, or an index one past the end' \
-    "$accesses" "$(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -A5 -E '^========= (Invalid |Misaligned |Out-of-range )' | grep '^=========' | grep -v -e '^========= *$' | head -n 16 | cut -c1-160 | sed 's/^/    /')")"
+  fail "$(printf 'expected: no access outside an allocation under the memory checker\nhappened: it found %s invalid access(es):\n%s%s\nusual cause: a buffer smaller than what a kernel or copy touches, or an index one past the end' \
+    "$accesses" "$(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -A5 -E '^========= (Invalid |Misaligned |Out-of-range )' | grep '^=========' | grep -v -e '^========= *$' | head -n 16 | cut -c1-160 | sed 's/^/    /')" \
+    "$(memcheck_allocations)")"
+}
+
+# memcheck_allocations: the last run's allocations that the checker's findings are next to ("the nearest
+# allocation at 0x... of size 4,000 bytes"), by their size, with the calls that made them: a buffer too small
+# is the mistake of the step that grades its allocation, which report.sh then sees by its place in the code.
+memcheck_allocations() {
+  local size rec
+  while read -r size; do
+    calls class=alloc status=0 "bytes=$size" | head -n 2 | while IFS= read -r rec; do
+      printf '\n    next to %s' "$(call_site_text "$rec")"
+    done
+  done < <(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -oE 'nearest allocation at 0x[0-9a-fA-F]+ of size [0-9,]+ bytes' |
+    sed -E 's/.* of size ([0-9,]+) bytes/\1/; s/,//g' | sort -un | head -n 3)
 }
 
 # run_timed GPU_N CPU_N: runs the program's --timed mode, at its own size on a GPU and at CPU_N on a CPU
