@@ -70,6 +70,19 @@ expect_checksum() {
     return 1
 }
 
+# handle_after_destroy: the last run's first use of a cuBLAS handle after a cublasDestroy of it had returned 0
+# (a product, a setting, a second destroy), as a phrase naming both calls; nothing when there is none. Such a
+# use fails (CUBLAS_STATUS_NOT_INITIALIZED or worse): step 3's mistake, whichever step sees its failure first.
+handle_after_destroy() {
+  local pair
+  pair=$(calls | awk -F '\t' '
+    { h = " " $7 " "; if (!sub(/.* handle=/, "", h)) next; sub(/ .*/, "", h) }
+    h in gone && $2 ~ /^cublas/ { print gone[h] " " $1; exit }
+    $2 == "cublasDestroy" && $4 == 0 { gone[h] = $1 }')
+  [ -n "$pair" ] || return 0
+  printf '%s was made after %s' "$(call_site_text "$(calls "n=${pair#* }")")" "$(call_site_text "$(calls "n=${pair% *}")")"
+}
+
 # gemm_rows REC M N K: how many rows of row-major C = A B (A M x K, B K x N) the cublasSgemm record REC
 # computes, in one of the chapter's two forms; nothing when it computes something else. The buffer that holds
 # B is the one the program uploaded K x N floats into (A's got M x K: the grader never chooses M = N).
@@ -175,9 +188,11 @@ run_budget() {
 # hint: is each matrix's leading dimension (the length of one of its rows, as C stores it)?
 # hint: The checksum is of C as it came back: the grader scales it on the way in one of its runs.
 @test "step 2: multiplies row-major matrices as column-major cuBLAS sees them, on the GPU (3 points)" {
-  local gemm back
+  local gemm back late
   require_program
   run_chosen
+  late=$(handle_after_destroy)
+  [ -z "$late" ] || skip "needs step 3 first: $late; step 3 grades the handle's life"
   expect_exit 0
   gemm=$(calls fn=cublasSgemm status=0 | tail -n 1)
   [ -n "$gemm" ] ||
@@ -195,9 +210,13 @@ run_budget() {
 # hint: Create the handle once, before the big buffers (the library takes about 68 MiB of device memory
 # hint: there), use it for every call, and destroy it once, after the last call that uses it.
 @test "step 3: creates one handle before the buffers, and destroys it after its last use (2 points)" {
-  local creates create first_alloc destroys last_use
+  local creates create first_alloc destroys last_use late
   require_program
   run_chosen
+  # A handle used after its destroy is this step's finding even where that use ended the run.
+  late=$(handle_after_destroy)
+  [ -z "$late" ] ||
+    fail "$(printf 'expected: the handle destroyed once, after the last call that uses it\nhappened: %s\nusual cause: cublasDestroy before the last cuBLAS call, or twice: a destroyed handle makes the calls after it fail' "$late")"
   expect_exit 0
   creates=$(calls fn=cublasCreate status=0)
   [ "$(grep -c . <<<"$creates")" = 1 ] ||
