@@ -14,6 +14,8 @@ setup() {
 # The calls the TODOs add: the three managed buffers and a prefetch. The memory checker and the
 # failure sweep grade how the work is done, so they need it done (expect_lesson_work).
 LESSON_WORK="cudaMallocManaged=3 cudaMemPrefetchAsync=1"
+# The step that grades each call the lesson teaches: a run that ended because one failed is its finding.
+CALL_STEPS="cudaMemPrefetchAsync:4 cudaMemAdvise:5"
 TABLE_BYTES=1024 # TABLE_SIZE floats (kernels/managed.cuh)
 # The speed-up a prefetch must give the first kernel on 1 GiB of host-written managed memory. The H200
 # gave 4.53x to 7.48x in 20 runs of 20 (tests/gpu/README.md): the threshold holds in every one.

@@ -14,6 +14,8 @@ setup() {
 # The calls the TODOs add: the two pitched images and the 2-D copies. The memory checker and the failure
 # sweep grade how the work is done, so they need it done (expect_lesson_work).
 LESSON_WORK="cudaMallocPitch=2 cudaMemcpy2D|cudaMemcpy2DAsync=2"
+# The step that grades each call the lesson teaches: a run that ended because one failed is its finding.
+CALL_STEPS="cudaMallocPitch:2 cudaMemcpy2D:3 cudaMemcpy2DAsync:3 cudaMemset2D:6 cudaMalloc3D:7 cudaMemcpy3D:7 cudaMemset3D:7"
 
 # The image the grader asks for, chosen when grading starts (chosen_n): an awkward width of 1001 to 4001
 # floats, whose rows need padding, and 50 to 250 rows; never a multiple of the block's 32 x 8, so that a
@@ -100,8 +102,13 @@ PROBE_QUESTIONS=(
   require_program
   w=$(image_w) h=$(image_h)
   run_chosen
+  # The allocations first: one made too narrow is this step's mistake even where a later call fails on it
+  # and ends the run (the steps after this one then wait for the run to end).
+  recs=$(images "$w" "$h") || {
+    [ "$RUN_NORMAL" = 1 ] && [ "$RUN_STATUS" = 0 ] || ended_badly 0 "this step grades the same run, which $RUN_HOW" --record
+    return 1
+  }
   expect_exit 0
-  recs=$(images "$w" "$h")
   pitch=$(call_field "$(head -n 1 <<<"$recs")" pitch)
   expect_printed "pitch: $pitch bytes for rows of $((w * 4)) bytes" \
     "the pitch printed is the one cudaMallocPitch wrote, for d_in"
@@ -114,8 +121,8 @@ PROBE_QUESTIONS=(
   require_program
   w=$(image_w) h=$(image_h) rb=$(($(image_w) * 4))
   run_chosen
-  expect_exit 0
   recs=$(images "$w" "$h")
+  expect_exit 0
   d_in=$(call_field "$(head -n 1 <<<"$recs")" ptr) in_pitch=$(call_field "$(head -n 1 <<<"$recs")" pitch)
   d_out=$(call_field "$(tail -n 1 <<<"$recs")" ptr) out_pitch=$(call_field "$(tail -n 1 <<<"$recs")" pitch)
   flat=$(calls "fn=cudaMemcpy*" | awk -F '\t' '$2 ~ /^cudaMemcpy(Async)?$/' | grep -E "(src|dst)=($d_in|$d_out)( |\\+)" | head -n 1)
@@ -138,8 +145,8 @@ PROBE_QUESTIONS=(
   require_program
   w=$(cover_w) h=$(cover_h) rb=$(($(cover_w) * 4))
   run_covered
-  expect_exit 0
   recs=$(images "$w" "$h")
+  expect_exit 0
   d_in=$(call_field "$(head -n 1 <<<"$recs")" ptr) in_pitch=$(call_field "$(head -n 1 <<<"$recs")" pitch)
   d_out=$(call_field "$(tail -n 1 <<<"$recs")" ptr) out_pitch=$(call_field "$(tail -n 1 <<<"$recs")" pitch)
   # The image printed is the kernel's: the host image copied into d_in with its pitch, brighten from d_in
@@ -201,8 +208,8 @@ PROBE_QUESTIONS=(
   require_program
   w=$(image_w) h=$(image_h)
   run_chosen
-  expect_exit 0
   recs=$(images "$w" "$h")
+  expect_exit 0
   d_out=$(call_field "$(tail -n 1 <<<"$recs")" ptr) out_pitch=$(call_field "$(tail -n 1 <<<"$recs")" pitch)
   launch=$(calls --first fn=cudaLaunchKernel kernel=brighten status=0 | cut -f1)
   [ -n "$launch" ] || fail "expected: a launch of brighten, which the clear must come before; happened: the program $RUN_HOW and made none"

@@ -14,6 +14,8 @@ setup() {
 # The calls the TODOs add: stream-ordered scratch (the skeleton allocates only the results buffer that way)
 # and its frees. The memory checker and the failure sweep grade how the work is done, so they need it done.
 LESSON_WORK="cudaMallocAsync|cudaMallocFromPoolAsync=2 cudaFreeAsync=1"
+# The step that grades each call the lesson teaches: a run that ended because one failed is its finding.
+CALL_STEPS="cudaMallocAsync:2 cudaMallocFromPoolAsync:2 cudaFreeAsync:2 cudaDeviceGetDefaultMemPool:3 cudaMemPoolSetAttribute:3 cudaMemPoolTrimTo:3 cudaHostAlloc:4 cudaHostGetDevicePointer:4 cudaHostRegister:4 cudaHostUnregister:6"
 CHUNK=65536 # floats per chunk (kernels/pipeline.cuh)
 # The speed-up stream-ordered scratch must give the pipeline over 2^24 floats in 256 chunks, against
 # cudaMalloc/cudaFree per chunk. Built without the trace, the H200 gave 4.96x to 7.01x in 20 runs; graded

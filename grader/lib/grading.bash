@@ -419,9 +419,23 @@ expect_exit() {
 # --only-after: only skip, never record (the caller's failure is not about how the run ended).
 # --record: only record, never skip (a step failing on the run in a command substitution, where a skip
 # would end only the subshell: lesson 01's data_buffer).
+# A lesson's CALL_STEPS ("cudaMemPrefetchAsync:4 cudaMemAdvise:5") says which step grades each of the calls
+# the lesson teaches: a run that ended because such a call failed (its first failed call) is that step's
+# finding. An earlier step that sees the ending is skipped, "needs step N first", and records step N as
+# the one that shows it (a wrong argument to cudaMemAdvise is the advice step's mistake, not the results').
 ended_badly() {
-  local want=$1 why=$2 step first first_run
+  local want=$1 why=$2 step first first_run failed owner=""
   step=${BATS_TEST_DESCRIPTION%%:*} step=${step#step }
+  # (a status of 700 and up is a kernel's fault that surfaced at the call: not the call's own mistake)
+  if [ ! -f "$WB_WORK/ended-badly" ] && [ -z "${3:-}" ] && [ -n "${CALL_STEPS:-}" ] && failed=$(first_failed_call) &&
+    [ "$(call_field "$failed" status)" -lt 700 ]; then
+    owner=" $CALL_STEPS "
+    [[ $owner == *" $(call_field "$failed" fn):"* ]] && owner=${owner#*" $(call_field "$failed" fn):"} owner=${owner%% *} || owner=""
+    if [ -n "$owner" ] && [ "$owner" -gt "$step" ]; then
+      printf '%s %s\n%s\n' "$owner" "$want" "$RUN_DIR" >"$WB_WORK/ended-badly"
+      skip "needs step $owner first: the run ended after $(call_site_text "$failed") returned $(call_field "$failed" status) ($(error_string "$(call_field "$failed" status)" "$(call_field "$failed" fn)")); step $owner grades that call"
+    fi
+  fi
   if [ -f "$WB_WORK/ended-badly" ]; then
     [ "${3:-}" != --record ] || return 0
     { read -r first; read -r first_run; } <"$WB_WORK/ended-badly"
