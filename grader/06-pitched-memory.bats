@@ -73,6 +73,15 @@ images() {
   head -n 2 <<<"$recs"
 }
 
+# copies_text KEY=BUFFER: the last run's copies (any cudaMemcpy) to or from BUFFER, one per line, for a message:
+# a flat copy where a 2-D one belongs is named by its place, which the copy step named first.
+copies_text() {
+  local all
+  all=$(calls "fn=cudaMemcpy*" "$1*" | head -n 6)
+  [ -n "$all" ] || { echo "    (none)"; return; }
+  while IFS= read -r c; do printf '    %s\n' "$(call_text "$c")"; done <<<"$all"
+}
+
 # host_side KEY < RECORDS: the records whose KEY (src, dst) is host memory, pageable or pinned.
 host_side() { awk -F '\t' -v k="$1" '(" " $7 " ") ~ (" " k "=(host|pinned#[0-9]+)[ +]")'; }
 
@@ -141,7 +150,7 @@ PROBE_QUESTIONS=(
 # hint: it in floats. base + y * width lands in the padding of earlier rows once the pitch is wider.
 # hint: Print the image the copy back brought: the grader scales it on the way in one of its runs.
 @test "step 4: the kernel reaches each element through its row's pitch, and the image printed is the GPU's (3 points)" {
-  local w h rb recs d_in d_out in_pitch out_pitch launch copy_in copy_out
+  local w h rb recs d_in d_out in_pitch out_pitch launch copy_in copy_out late_clear
   require_program
   w=$(cover_w) h=$(cover_h) rb=$(($(cover_w) * 4))
   run_covered
@@ -159,13 +168,19 @@ PROBE_QUESTIONS=(
   copy_in=$(calls "fn=cudaMemcpy2D*" "dst=$d_in" "dpitch=$in_pitch" "width=$rb" "height=$h" moved=HostToDevice status=0 |
     host_side src | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 < l' | tail -n 1)
   [ -n "$copy_in" ] && follows "$(call_field "$copy_in" n)" "$(call_field "$launch" n)" ||
-    fail "$(printf 'expected: before brighten, the host image copied into d_in (%s) with its pitch (%s bytes), %s rows of %s bytes, in an order the kernel follows\nhappened: %s; the 2-D copies were:\n%s\nusual cause: the copy in is missing or after the launch, or the kernel runs on an image that was never copied in' \
-      "$d_in" "$in_pitch" "$h" "$rb" "$(call_text "$launch")" "$(calls_of cudaMemcpy2D)")"
+    fail "$(printf 'expected: before brighten, the host image copied into d_in (%s) with its pitch (%s bytes), %s rows of %s bytes, in an order the kernel follows\nhappened: %s; the copies into d_in were:\n%s\nusual cause: the copy in is missing or after the launch, or the kernel runs on an image that was never copied in' \
+      "$d_in" "$in_pitch" "$h" "$rb" "$(call_text "$launch")" "$(copies_text "dst=$d_in")")"
   copy_out=$(calls "fn=cudaMemcpy2D*" "src=$d_out" "spitch=$out_pitch" "width=$rb" "height=$h" moved=DeviceToHost status=0 |
     host_side dst | awk -F '\t' -v l="$(call_field "$launch" n)" '$1 > l' | head -n 1)
   [ -n "$copy_out" ] && follows "$(call_field "$launch" n)" "$(call_field "$copy_out" n)" ||
-    fail "$(printf 'expected: after brighten, d_out (%s) copied back to the host with its pitch (%s bytes), %s rows of %s bytes, in an order that follows the kernel\nhappened: %s; the 2-D copies were:\n%s\nusual cause: the image copied back before the kernel ran, or not at all: the values printed are then not the kernel'"'"'s' \
-      "$d_out" "$out_pitch" "$h" "$rb" "$(call_text "$launch")" "$(calls_of cudaMemcpy2D)")"
+    fail "$(printf 'expected: after brighten, d_out (%s) copied back to the host with its pitch (%s bytes), %s rows of %s bytes, in an order that follows the kernel\nhappened: %s; the copies from d_out were:\n%s\nusual cause: the image copied back before the kernel ran, or not at all: the values printed are then not the kernel'"'"'s' \
+      "$d_out" "$out_pitch" "$h" "$rb" "$(call_text "$launch")" "$(copies_text "src=$d_out")")"
+  # d_out cleared between the kernel and the copy back: the image is wrong because of the clear, which step 6
+  # grades.
+  late_clear=$(calls "fn=cudaMemset2D*" "dst=$d_out" status=0 |
+    awk -F '\t' -v l="$(call_field "$launch" n)" -v c="$(call_field "$copy_out" n)" '$1 > l && $1 < c' | head -n 1)
+  [ -z "$late_clear" ] ||
+    skip "needs step 6 first: $(call_site_text "$late_clear") clears the kernel's output before it is copied back; step 6 grades the clear"
   expect_waited "the copy of the image back" "image checked: " \
     "the host read the image before the copy back had finished: an async copy needs a wait (cudaStreamSynchronize)" \
     "$(call_field "$copy_out" n)"
