@@ -75,7 +75,7 @@ finish_failed() {
   done
   if [ -n "$first" ]; then
     if [[ $key == check:* ]]; then
-      msg="needs step $first first: step $first found the same mistake on another run ($(printf '%s\n' "${fail_lines[@]}" | grep -m1 '^expected: ' | cut -c1-120)); fix what step $first says, and this step is graded"
+      msg="needs step $first first: step $first found the same mistake ($(printf '%s\n' "${fail_lines[@]}" | grep -m1 '^expected: ' | cut -c1-120)); fix what step $first says, and this step is graded"
     else
       msg="needs step $first first: step $first found a mistake at $key, and this step's evidence comes from the same code; fix what step $first says, and this step is graded"
     fi

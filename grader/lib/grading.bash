@@ -886,6 +886,20 @@ memcheck_allocations() {
     sed -E 's/.* of size ([0-9,]+) bytes/\1/; s/,//g' | sort -un | head -n 3)
 }
 
+# wait_for_memcheck STEP ARGS...: for a step whose results are wrong: when the memory checker, run as its own
+# step (STEP) runs it on ARGS, finds an access outside an allocation, the wrong results are what that access
+# read, and this step is skipped, "needs step STEP first". The checker's run is the one its step reuses.
+wait_for_memcheck() {
+  local step=$1 saved=("$RUN_DIR" "$RUN_STATUS" "$RUN_NORMAL" "$RUN_HOW") accesses
+  shift
+  [ -n "${WB_SANITIZER:-}" ] && [ -x "$WB_SANITIZER" ] || return 0
+  run_program --name memcheck --sanitize -- "$@" >/dev/null
+  accesses=$(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -cE '^========= (Invalid |Misaligned |Out-of-range )' || true)
+  RUN_DIR=${saved[0]} RUN_STATUS=${saved[1]} RUN_NORMAL=${saved[2]} RUN_HOW=${saved[3]}
+  [ "$accesses" = 0 ] ||
+    skip "needs step $step first: the memory checker finds $accesses access(es) outside an allocation, and the results printed are what they read or wrote; step $step says where"
+}
+
 # run_timed GPU_N CPU_N: runs the program's --timed mode, at its own size on a GPU and at CPU_N on a CPU
 # backend (a size it runs quickly: there only the time needs a GPU); TIMED_SIZE says which. The run must
 # end with status 0 and nothing left allocated.

@@ -373,8 +373,10 @@ expect_waited() {
   [ -n "$at" ] || fail "$(printf 'expected: a line starting "%s"\nhappened: no such line; the program %s' "$prefix" "$RUN_HOW")"
   late=$(unfinished_at "$at" "$@")
   [ -z "$late" ] && return 0
-  fail "$(printf 'expected: a wait for %s before the line "%s"\nhappened: nothing the program called before that line waits for:\n%s\nso the host read the results without waiting for them, whatever the timing let it see\nusual cause: %s' \
-    "$what" "$(sed -n "/^$(printf '%s' "$prefix" | sed 's/[]\/$*.^[]/\\&/g')/{p;q}" "$RUN_DIR/stdout")" \
+  # The first line names the line read, not what it waits for: two steps that find the same read unwaited
+  # (the kernel's wait and the prefetch's, both missing) found one mistake, and report.sh shows it once.
+  fail "$(printf 'expected: a wait before the line "%s"\n    (a wait for %s)\nhappened: nothing the program called before that line waits for:\n%s\nso the host read the results without waiting for them, whatever the timing let it see\nusual cause: %s' \
+    "$(sed -n "/^$(printf '%s' "$prefix" | sed 's/[]\/$*.^[]/\\&/g')/{p;q}" "$RUN_DIR/stdout")" "$what" \
     "$(for c in $late; do printf '    %s\n' "$(call_text "$(calls "n=$c")")"; done | head -n 4
       [ "$(wc -w <<<"$late")" -le 4 ] || printf '    ... (%s in all)' "$(wc -w <<<"$late")")" "$cause")"
 }
