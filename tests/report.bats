@@ -49,10 +49,10 @@ tap() {
   assert_output --partial "the grader ran no step"
 }
 
-@test "the results file gives a failed step's first detail as its reason, a skipped step's skip reason" {
-  tap $'1..3\nnot ok 1 step 1: frees (3 points)\n# (in test file grader/01-allocation.bats, line 9)\n# expected: every allocation freed\n# happened: one leak\nok 2 step 2: runs (1 point) # skip cannot run here: no GPU\nnot ok 3 step 3: quiet (1 point)'
+@test "the results file gives a failed step's whole message as its reason, escaped, a skipped step's skip reason" {
+  tap $'1..3\nnot ok 1 step 1: frees (3 points)\n# (in test file grader/01-allocation.bats, line 9)\n# expected: every allocation freed\n# happened: one leak\\here\nok 2 step 2: runs (1 point) # skip cannot run here: no GPU\nnot ok 3 step 3: quiet (1 point)'
   assert_equal "$(cut -f1,2,6 "$BATS_TEST_TMPDIR/results.tsv" | tr '\t\n' ' |')" \
-    "1 failed expected: every allocation freed|2 skipped cannot run here: no GPU|3 failed |"
+    '1 failed expected: every allocation freed\nhappened: one leak\\here|2 skipped cannot run here: no GPU|3 failed |'
 }
 
 @test "one mistake, one step: a failed step naming code an earlier failed step named waits for it" {

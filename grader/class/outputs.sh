@@ -9,6 +9,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 run=$1
 a=(env LC_ALL=C WB_CLASS_RUN="$run" WB_CLASS_TITLE="$2" awk -f "$here/escape.awk")
+[ -f "$run/similar.tsv" ] || : >"$run/similar.tsv" # a run merged before make grade listed them
 "${a[@]}" -f "$here/collect.awk" "$run/steps.tsv" "$run/students.tsv" >"$run/class.tsv"
 "${a[@]}" -f "$here/scores.awk" "$run/class.tsv" >"$run/scores.csv"
 "${a[@]}" -f "$here/gradebook.awk" "$run/class.tsv" >"$run/gradebook.csv"
