@@ -48,14 +48,13 @@ not_graded() {
   exit 0
 }
 [ -z "$refuse" ] || { printf '%s\n' "$refuse" >"$out/reason"; not_graded; }
+# The lessons' own files, ID/FILE: what an upload is read for, and what similarity.py fingerprints.
+# shellcheck source=grader/lib/lessons.sh
+. "$here/../lib/lessons.sh"
+# shellcheck disable=SC2086 # ids are words
+mapfile -t sources < <(lesson_source_paths $WB_CLASS_IDS)
 wanted=()
-if [ -n "${WB_CLASS_UPLOAD:-}" ]; then
-  # shellcheck source=grader/lib/lessons.sh
-  . "$here/../lib/lessons.sh"
-  for id in $WB_CLASS_IDS; do
-    for f in $(lesson_sources "$id"); do wanted+=("$id/$f"); done
-  done
-fi
+[ -z "${WB_CLASS_UPLOAD:-}" ] || wanted=("${sources[@]}")
 unpacked=0
 root=$("$here/unpack.sh" "$entry" "$work/submission" "${wanted[@]}" 2>"$out/reason") || unpacked=$?
 if [ "$unpacked" -ne 0 ]; then
@@ -68,12 +67,6 @@ root=${root%/}
 sub=$("$here/hashes.sh" submission "$root" $WB_CLASS_IDS)
 # What the student wrote, fingerprinted lesson by lesson (similarity.py): merge.sh lists the submissions
 # that are the same once comments, layout and names are set aside.
-# shellcheck source=grader/lib/lessons.sh
-. "$here/../lib/lessons.sh"
-sources=()
-for id in $WB_CLASS_IDS; do
-  for f in $(lesson_sources "$id"); do sources+=("$id/$f"); done
-done
 /usr/bin/python3 -I "$here/similarity.py" "$root" "$here/../../exercises" "${sources[@]}" >"$out/fingerprints" 2>/dev/null ||
   : >"$out/fingerprints"
 hash=$(printf '%s %s\n' "$sub" "$WB_CLASS_GRADER_HASH" | sha256sum | cut -c 1-64)

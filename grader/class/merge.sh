@@ -47,11 +47,8 @@ solution_fp=$(mktemp)
 if [ -d "$WB_ROOT/solutions" ]; then
   # shellcheck source=grader/lib/lessons.sh
   . "$WB_ROOT/grader/lib/lessons.sh"
-  sources=()
-  mapfile -t graded < <(cut -f1 "$out/steps.tsv" | sort -u)
-  for id in "${graded[@]}"; do
-    for f in $(lesson_sources "$id"); do sources+=("$id/$f"); done
-  done
+  # shellcheck disable=SC2046 # lesson ids are words
+  mapfile -t sources < <(lesson_source_paths $(cut -f1 "$out/steps.tsv" | sort -u))
   /usr/bin/python3 -I "$cls/similarity.py" "$WB_ROOT/solutions" "$WB_ROOT/exercises" "${sources[@]}" >"$solution_fp" 2>/dev/null || true
 fi
 while IFS=$'\t' read -r f name _; do

@@ -429,8 +429,7 @@ ended_badly() {
   # (a status of 700 and up is a kernel's fault that surfaced at the call: not the call's own mistake)
   if [ ! -f "$WB_WORK/ended-badly" ] && [ -z "${3:-}" ] && [ -n "${CALL_STEPS:-}" ] && failed=$(first_failed_call) &&
     [ "$(call_field "$failed" status)" -lt 700 ]; then
-    owner=" $CALL_STEPS "
-    [[ $owner == *" $(call_field "$failed" fn):"* ]] && owner=${owner#*" $(call_field "$failed" fn):"} owner=${owner%% *} || owner=""
+    [[ " $CALL_STEPS " =~ \ $(call_field "$failed" fn):([0-9]+)\  ]] && owner=${BASH_REMATCH[1]}
     if [ -n "$owner" ] && [ "$owner" -gt "$step" ]; then
       printf '%s %s\n%s\n' "$owner" "$want" "$RUN_DIR" >"$WB_WORK/ended-badly"
       skip "needs step $owner first: the run ended after $(call_site_text "$failed") returned $(call_field "$failed" status) ($(error_string "$(call_field "$failed" status)" "$(call_field "$failed" fn)")); step $owner grades that call"

@@ -58,3 +58,11 @@ lesson_sources() {
     [ -f "$f" ] && printf '%s\n' "${f##*/}"
   done
 }
+
+# The files a student edits in lessons ID..., as ID/FILE, one per line.
+lesson_source_paths() {
+  local id f
+  for id in "$@"; do
+    for f in $(lesson_sources "$id"); do printf '%s/%s\n' "$id" "$f"; done
+  done
+}
