@@ -169,7 +169,7 @@ probe_answers() { expect_answers "${PROBE_QUESTIONS[@]}"; }
 # hint: allocation, even the small overruns a real GPU lets pass: a kernel or copy that reaches one past the end.
 @test "step 7: runs clean under the memory checker (2 points)" {
   require_program
-  expect_memcheck_clean 1000
+  expect_memcheck_clean "$(drawn_prime memcheck-n 1000 4000)"
 }
 
 # hint: When an allocation or any other CUDA call fails: print one line "error: CALL of N bytes failed: <cudaGetErrorString>"

@@ -227,7 +227,7 @@ checked_on() {
 # hint: allocation, even the small overruns a real GPU lets pass: a kernel or copy that reaches one past the end.
 @test "step 7: runs clean under the memory checker (2 points)" {
   require_program
-  expect_memcheck_clean 1000
+  expect_memcheck_clean "$(drawn_prime memcheck-n 1000 4000)"
 }
 
 # hint: Time the copies with cudaEventRecord before and after them, cudaEventSynchronize on the second

@@ -238,7 +238,7 @@ expect_error_line() {
 # hint: allocation, even the small overruns a real GPU lets pass: a kernel or copy that reaches one past the end.
 @test "step 6: runs clean under the memory checker (2 points)" {
   require_program
-  expect_memcheck_clean 1000
+  expect_memcheck_clean "$(drawn_prime memcheck-n 1000 4000)"
 }
 
 # hint: When an allocation fails, CHECK_CUDA prints one line ending in ": out of memory", the cleanup

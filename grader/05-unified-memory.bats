@@ -112,7 +112,7 @@ timed_span() {
   expect_waited "mirror_sum, which writes the results" "results checked on the host: " \
     "one pointer does not mean one moment: the host must wait for the stream (cudaStreamSynchronize) after the launches and before it reads out" \
     "$(call_field "$mirror" n)"
-  grep -qxF "results checked on the host: $n of $n as expected" "$RUN_DIR/stdout" || wait_for_memcheck 8 1001
+  grep -qxF "results checked on the host: $n of $n as expected" "$RUN_DIR/stdout" || wait_for_memcheck 8 "$(drawn_prime memcheck-n 1001 4000)"
   expect_printed "results checked on the host: $n of $n as expected" \
     "the host read out before the kernels had written it, or the buffers are not the ones the kernels were given"
   expect_printed "sum of the results: $(expected_sum "$n")" \
@@ -233,7 +233,7 @@ timed_span() {
 # hint: allocation, even the small overruns a real GPU lets pass: a prefetch or a kernel past the end.
 @test "step 8: runs clean under the memory checker (2 points)" {
   require_program
-  expect_memcheck_clean 1001
+  expect_memcheck_clean "$(drawn_prime memcheck-n 1001 4000)"
 }
 
 # hint: Time the first kernel on host-written data twice: as it is, then with cudaMemPrefetchAsync to the

@@ -319,7 +319,7 @@ PROBE_QUESTIONS=(
 # hint: allocation: a row indexed in floats by its pitch in bytes reaches four times too far.
 @test "step 10: runs clean under the memory checker (2 points)" {
   require_program
-  expect_memcheck_clean 1001 51
+  expect_memcheck_clean "$(drawn_prime memcheck-w 1001 3000)" "$(drawn_prime memcheck-h 37 97)"
 }
 
 # hint: When a call fails: print one line "error: CALL of W x H bytes failed: <cudaGetErrorString>" on

@@ -219,7 +219,7 @@ PROBE_QUESTIONS=(
 # hint: allocation: scratch smaller than its chunk, or a last chunk that runs past the end of the data.
 @test "step 7: runs clean under the memory checker (2 points)" {
   require_program
-  expect_memcheck_clean 70001
+  expect_memcheck_clean "$(drawn_prime memcheck-n $((CHUNK + 1)) $((3 * CHUNK)))"
 }
 
 # hint: The timed mode runs pipeline() twice: with cudaMalloc/cudaFree per chunk (cudaFree waits for the

@@ -137,6 +137,15 @@ drawn() {
   cat "$file"
 }
 
+# drawn_prime NAME LO HI: the smallest prime at or above drawn NAME LO HI. For a run that checks bounds (the
+# memory checker's): no block size, chunk count or tile divides a prime, so every kernel and copy of the
+# program, however it cuts the data, has a ragged end to run past.
+drawn_prime() {
+  awk -v n="$(drawn "$1" "$2" "$3")" 'BEGIN {
+    if (n < 2) n = 2
+    for (;; n++) { for (d = 2; d * d <= n && n % d; d++); if (d * d > n) { print n; exit } } }'
+}
+
 # expect_printed LINE CAUSE: the last run printed LINE (computed by the grader), exactly.
 expect_printed() {
   local got
@@ -896,7 +905,7 @@ wait_for_memcheck() {
   accesses=$(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -cE '^========= (Invalid |Misaligned |Out-of-range )' || true)
   RUN_DIR=${saved[0]} RUN_STATUS=${saved[1]} RUN_NORMAL=${saved[2]} RUN_HOW=${saved[3]}
   [ "$accesses" = 0 ] ||
-    skip "needs step $step first: the memory checker finds $accesses access(es) outside an allocation, and the results printed are what they read or wrote; step $step says where"
+    skip "needs step $step first: the memory checker finds $accesses access(es) outside an allocation, and what this step found wrong is what they read or wrote; step $step says where"
 }
 
 # run_timed GPU_N CPU_N: runs the program's --timed mode, at its own size on a GPU and at CPU_N on a CPU
