@@ -249,8 +249,16 @@ expect_error_line() {
   expect_real_oom --format located "error: $SOURCE:LINE: cudaMalloc((void **)&d_data, bytes) failed: $OUT_OF_MEMORY" \
     "the return value of cudaMalloc is not checked, or CHECK_CUDA does not leave through the cleanup"
   calls=$(calls fn=cudaMalloc bytes=400000000000 | awk -F '\t' '{ t += $6 } END { print t + 0 }')
-  [ "$calls" -eq 1 ] ||
-    fail "$(printf 'expected: one cudaMalloc of 400000000000 bytes\nhappened: the program made %s such calls, at %s\nusual cause: CHECK_CUDA evaluates its argument twice (once to test it, once to print it): each use runs the call again' "$calls" "$(calls fn=cudaMalloc bytes=400000000000 | cut -f5 | sort -u | paste -sd' ')")"
+  if [ "$calls" -ne 1 ]; then
+    local msg twice
+    msg=$(printf 'expected: one cudaMalloc of 400000000000 bytes\nhappened: the program made %s such calls, at %s\nusual cause: CHECK_CUDA evaluates its argument twice (once to test it, once to print it): each use runs the call again' "$calls" "$(calls fn=cudaMalloc bytes=400000000000 | cut -f5 | sort -u | paste -sd' ')")
+    # A macro that runs its call again shows first in step 3's run (reused): its launch check, made twice.
+    run_program --name bad-launch -- --bad-launch
+    twice=$(calls | awk -F '\t' '($2 == fn && $5 == at && failed) || ($6 > 1 && $4 != 0) { print $5; exit } { fn = $2; at = $5; failed = ($4 != 0) }')
+    [ -z "$twice" ] ||
+      skip "needs step 3 first: CHECK_CUDA runs its call again after it failed, as step 3's run shows at $twice; that one fix is this step's too"
+    fail "$msg"
+  fi
   failed=$(failed_call)
   expect_error_line "$(line_of "$failed")" cudaMalloc "cudaMalloc(...)" \
     "the line must point at the cudaMalloc that failed" "$OUT_OF_MEMORY"
