@@ -11,6 +11,11 @@ setup() {
   load lib/grading
 }
 
+# The memory checker's step, and its run's arguments: prime sizes drawn per grading (drawn_prime), the same
+# for every step that asks the checker (a run that ended with a kernel's fault waits for it: ended_badly).
+MEMCHECK_STEP=7
+memcheck_args() { drawn_prime memcheck-n 1000 4000; }
+
 # A normal run allocates exactly this: n floats in the data buffer (n = 1000000 by default) and one
 # counter. The other size, chosen_n, is chosen when grading starts (WB_SEED fixes it), so that no printed
 # line can be written in advance: every expected line is computed here, and checked against the trace.
@@ -169,7 +174,7 @@ probe_answers() { expect_answers "${PROBE_QUESTIONS[@]}"; }
 # hint: allocation, even the small overruns a real GPU lets pass: a kernel or copy that reaches one past the end.
 @test "step 7: runs clean under the memory checker (2 points)" {
   require_program
-  expect_memcheck_clean "$(drawn_prime memcheck-n 1000 4000)"
+  expect_memcheck_clean
 }
 
 # hint: When an allocation or any other CUDA call fails: print one line "error: CALL of N bytes failed: <cudaGetErrorString>"

@@ -11,6 +11,11 @@ setup() {
   load lib/grading
 }
 
+# The memory checker's step, and its run's arguments: prime sizes drawn per grading (drawn_prime), the same
+# for every step that asks the checker (a run that ended with a kernel's fault waits for it: ended_badly).
+MEMCHECK_STEP=7
+memcheck_args() { drawn_prime memcheck-n 1000 4000; }
+
 # Pinned host-to-device copies must be at least this many times as fast as pageable ones (H200: ~7.8).
 # The calls the TODOs add: the allocations and at least one copy of the student's own (the skeleton
 # makes four). The memory checker and the failure sweep grade how the work is done, so they need it.
@@ -227,7 +232,7 @@ checked_on() {
 # hint: allocation, even the small overruns a real GPU lets pass: a kernel or copy that reaches one past the end.
 @test "step 7: runs clean under the memory checker (2 points)" {
   require_program
-  expect_memcheck_clean "$(drawn_prime memcheck-n 1000 4000)"
+  expect_memcheck_clean
 }
 
 # hint: Time the copies with cudaEventRecord before and after them, cudaEventSynchronize on the second

@@ -11,6 +11,11 @@ setup() {
   load lib/grading
 }
 
+# The memory checker's step, and its run's arguments: prime sizes drawn per grading (drawn_prime), the same
+# for every step that asks the checker (a run that ended with a kernel's fault waits for it: ended_badly).
+MEMCHECK_STEP=9
+memcheck_args() { drawn_prime memcheck-n 1001 4000; }
+
 # The pipeline must be at least this many times faster than the serial version, in the same run.
 # The calls the TODOs add: the allocations and the pipeline's copies (the skeleton makes four async
 # copies). The memory checker and the failure sweep grade how the work is done, so they need it.
@@ -46,7 +51,7 @@ expect_span_work() {
   read -r _ _ elems _ rounds _ <<<"$got"
   if [ "$rounds" = 1 ] && [ "$elems" -gt "$4" ] && [ "$elems" -lt $(($4 * 2)) ]; then
     # A kernel past its chunk reads outside the buffer too: where the memory checker sees it, that is its step.
-    wait_for_memcheck 9 "$(drawn_prime memcheck-n 1001 4000)"
+    wait_for_memcheck
     cause="busy launched over more elements than its chunk holds (the last chunk is shorter than the others when n is not a multiple of the chunk count): the kernel runs past the chunk"
   fi
   fail "$(printf 'expected: %s timed with exactly its work: busy over the %s elements once, with one number of rounds, and %s bytes copied in and back\nhappened: between its events, %s\nusual cause: %s' \
@@ -303,7 +308,7 @@ expect_pipeline() {
 # hint: allocation, even the small overruns a real GPU lets pass: a kernel or copy that reaches one past the end.
 @test "step 9: runs clean under the memory checker (2 points)" {
   require_program
-  expect_memcheck_clean "$(drawn_prime memcheck-n 1001 4000)"
+  expect_memcheck_clean
 }
 
 # hint: When an allocation fails: print one line "error: cudaMalloc of N bytes failed: <cudaGetErrorString>"

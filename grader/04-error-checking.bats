@@ -11,6 +11,11 @@ setup() {
   load lib/grading
 }
 
+# The memory checker's step, and its run's arguments: prime sizes drawn per grading (drawn_prime), the same
+# for every step that asks the checker (a run that ended with a kernel's fault waits for it: ended_badly).
+MEMCHECK_STEP=6
+memcheck_args() { drawn_prime memcheck-n 1000 4000; }
+
 # Every error the grader accepts, as the report line ends ("NAME: STRING"), in this one place.
 # Toolkit drift (facts/gpu-facts.md): a launch with more than 1024 threads per block returns 1 cudaErrorInvalidValue
 # on CUDA 13.0 and 9 cudaErrorInvalidConfiguration on older toolkits. Both are right.
@@ -238,7 +243,7 @@ expect_error_line() {
 # hint: allocation, even the small overruns a real GPU lets pass: a kernel or copy that reaches one past the end.
 @test "step 6: runs clean under the memory checker (2 points)" {
   require_program
-  expect_memcheck_clean "$(drawn_prime memcheck-n 1000 4000)"
+  expect_memcheck_clean
 }
 
 # hint: When an allocation fails, CHECK_CUDA prints one line ending in ": out of memory", the cleanup

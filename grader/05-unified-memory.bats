@@ -11,6 +11,11 @@ setup() {
   load lib/grading
 }
 
+# The memory checker's step, and its run's arguments: prime sizes drawn per grading (drawn_prime), the same
+# for every step that asks the checker (a run that ended with a kernel's fault waits for it: ended_badly).
+MEMCHECK_STEP=8
+memcheck_args() { drawn_prime memcheck-n 1001 4000; }
+
 # The calls the TODOs add: the three managed buffers and a prefetch. The memory checker and the
 # failure sweep grade how the work is done, so they need it done (expect_lesson_work).
 LESSON_WORK="cudaMallocManaged=3 cudaMemPrefetchAsync=1"
@@ -112,7 +117,7 @@ timed_span() {
   expect_waited "mirror_sum, which writes the results" "results checked on the host: " \
     "one pointer does not mean one moment: the host must wait for the stream (cudaStreamSynchronize) after the launches and before it reads out" \
     "$(call_field "$mirror" n)"
-  grep -qxF "results checked on the host: $n of $n as expected" "$RUN_DIR/stdout" || wait_for_memcheck 8 "$(drawn_prime memcheck-n 1001 4000)"
+  grep -qxF "results checked on the host: $n of $n as expected" "$RUN_DIR/stdout" || wait_for_memcheck
   expect_printed "results checked on the host: $n of $n as expected" \
     "the host read out before the kernels had written it, or the buffers are not the ones the kernels were given"
   expect_printed "sum of the results: $(expected_sum "$n")" \
@@ -233,7 +238,7 @@ timed_span() {
 # hint: allocation, even the small overruns a real GPU lets pass: a prefetch or a kernel past the end.
 @test "step 8: runs clean under the memory checker (2 points)" {
   require_program
-  expect_memcheck_clean "$(drawn_prime memcheck-n 1001 4000)"
+  expect_memcheck_clean
 }
 
 # hint: Time the first kernel on host-written data twice: as it is, then with cudaMemPrefetchAsync to the

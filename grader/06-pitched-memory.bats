@@ -11,6 +11,11 @@ setup() {
   load lib/grading
 }
 
+# The memory checker's step, and its run's arguments: prime sizes drawn per grading (drawn_prime), the same
+# for every step that asks the checker (a run that ended with a kernel's fault waits for it: ended_badly).
+MEMCHECK_STEP=10
+memcheck_args() { echo "$(drawn_prime memcheck-w 1001 3000) $(drawn_prime memcheck-h 37 97)"; }
+
 # The calls the TODOs add: the two pitched images and the 2-D copies. The memory checker and the failure
 # sweep grade how the work is done, so they need it done (expect_lesson_work).
 LESSON_WORK="cudaMallocPitch=2 cudaMemcpy2D|cudaMemcpy2DAsync=2"
@@ -319,7 +324,7 @@ PROBE_QUESTIONS=(
 # hint: allocation: a row indexed in floats by its pitch in bytes reaches four times too far.
 @test "step 10: runs clean under the memory checker (2 points)" {
   require_program
-  expect_memcheck_clean "$(drawn_prime memcheck-w 1001 3000)" "$(drawn_prime memcheck-h 37 97)"
+  expect_memcheck_clean
 }
 
 # hint: When a call fails: print one line "error: CALL of W x H bytes failed: <cudaGetErrorString>" on

@@ -11,6 +11,11 @@ setup() {
   load lib/grading
 }
 
+# The memory checker's step, and its run's arguments: prime sizes drawn per grading (drawn_prime), the same
+# for every step that asks the checker (a run that ended with a kernel's fault waits for it: ended_badly).
+MEMCHECK_STEP=8
+memcheck_args() { echo "$(drawn_prime memcheck-m 17 97) $(drawn_prime memcheck-n 17 97) $(drawn_prime memcheck-k 17 97)"; }
+
 # The calls the TODOs add: the handle and the product. The memory checker and the failure sweep grade how
 # the work is done, so they need it done (expect_lesson_work).
 LESSON_WORK="cublasCreate=1 cublasSgemm=1"
@@ -319,7 +324,7 @@ run_budget() {
 # hint: buffer's column, or a block past the last row.
 @test "step 8: runs clean under the memory checker (2 points)" {
   require_program
-  expect_memcheck_clean "$(drawn_prime memcheck-m 17 97)" "$(drawn_prime memcheck-n 17 97)" "$(drawn_prime memcheck-k 17 97)"
+  expect_memcheck_clean
 }
 
 # hint: Keep B on the device, and pass A and C through in blocks of rows: as many as the budget allows

@@ -11,6 +11,11 @@ setup() {
   load lib/grading
 }
 
+# The memory checker's step, and its run's arguments: prime sizes drawn per grading (drawn_prime), the same
+# for every step that asks the checker (a run that ended with a kernel's fault waits for it: ended_badly).
+MEMCHECK_STEP=7
+memcheck_args() { drawn_prime memcheck-n $((CHUNK + 1)) $((3 * CHUNK)); }
+
 # The calls the TODOs add: stream-ordered scratch (the skeleton allocates only the results buffer that way)
 # and its frees. The memory checker and the failure sweep grade how the work is done, so they need it done.
 LESSON_WORK="cudaMallocAsync|cudaMallocFromPoolAsync=2 cudaFreeAsync=1"
@@ -219,7 +224,7 @@ PROBE_QUESTIONS=(
 # hint: allocation: scratch smaller than its chunk, or a last chunk that runs past the end of the data.
 @test "step 7: runs clean under the memory checker (2 points)" {
   require_program
-  expect_memcheck_clean "$(drawn_prime memcheck-n $((CHUNK + 1)) $((3 * CHUNK)))"
+  expect_memcheck_clean
 }
 
 # hint: The timed mode runs pipeline() twice: with cudaMalloc/cudaFree per chunk (cudaFree waits for the

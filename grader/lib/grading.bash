@@ -433,7 +433,7 @@ expect_exit() {
 # finding. An earlier step that sees the ending is skipped, "needs step N first", and records step N as
 # the one that shows it (a wrong argument to cudaMemAdvise is the advice step's mistake, not the results').
 ended_badly() {
-  local want=$1 why=$2 step first first_run failed owner=""
+  local want=$1 why=$2 step first first_run failed owner="" accesses
   step=${BATS_TEST_DESCRIPTION%%:*} step=${step#step }
   # (a status of 700 and up is a kernel's fault that surfaced at the call: not the call's own mistake)
   if [ ! -f "$WB_WORK/ended-badly" ] && [ -z "${3:-}" ] && [ -n "${CALL_STEPS:-}" ] && failed=$(first_failed_call) &&
@@ -443,6 +443,14 @@ ended_badly() {
       printf '%s %s\n%s\n' "$owner" "$want" "$RUN_DIR" >"$WB_WORK/ended-badly"
       skip "needs step $owner first: the run ended after $(call_site_text "$failed") returned $(call_field "$failed" status) ($(error_string "$(call_field "$failed" status)" "$(call_field "$failed" fn)")); step $owner grades that call"
     fi
+  fi
+  # A kernel's fault (700 and up) that the memory checker explains (an access outside an allocation) is the
+  # checker's step's finding, wherever the fault surfaced: the run's wrong ending is what the access did.
+  if [ -z "${3:-}" ] && [ "${MEMCHECK_STEP:-0}" -gt "$step" ] &&
+    failed=$(first_failed_call) && [ "$(call_field "$failed" status)" -ge 700 ] &&
+    accesses=$(memcheck_accesses) && [ "${accesses:-0}" -gt 0 ]; then
+    [ -f "$WB_WORK/ended-badly" ] || printf '%s %s\n%s\n' "$MEMCHECK_STEP" "$want" "$RUN_DIR" >"$WB_WORK/ended-badly"
+    skip "needs step $MEMCHECK_STEP first: the run ended after $(call_site_text "$failed") returned $(call_field "$failed" status) ($(error_string "$(call_field "$failed" status)")), a kernel's fault, and the memory checker finds $accesses access(es) outside an allocation; step $MEMCHECK_STEP says where"
   fi
   if [ -f "$WB_WORK/ended-badly" ]; then
     [ "${3:-}" != --record ] || return 0
@@ -857,15 +865,16 @@ site_key() {
 
 # --- the memory checker --------------------------------------------------------------------------
 
-# expect_memcheck_clean [ARGS...]: compute-sanitizer memcheck (or the CPU backend's) finds no access outside
-# an allocation. Leaks and failed API calls it reports too are left to the steps that check them in the
+# expect_memcheck_clean: compute-sanitizer memcheck (or the CPU backend's), run on the lesson's memcheck_args,
+# finds no access outside an allocation. Leaks and failed API calls it reports too are left to the steps that check them in the
 # trace (one mistake costs one step).
 expect_memcheck_clean() {
   local summary accesses
   if [ -z "${WB_SANITIZER:-}" ] || [ ! -x "$WB_SANITIZER" ]; then
     skip "cannot run here: compute-sanitizer is not installed (it comes with the full CUDA toolkit)"
   fi
-  run_program --name memcheck --sanitize -- "$@"
+  # shellcheck disable=SC2046 # memcheck_args: numbers, a word each
+  run_program --name memcheck --sanitize -- $(memcheck_args)
   expect_allocated "there was nothing to check"
   # A bad access is a finding even where it cut the lesson's work short (its calls then fail): judged
   # before the work is asked for.
@@ -894,18 +903,26 @@ memcheck_allocations() {
     sed -E 's/.* of size ([0-9,]+) bytes/\1/; s/,//g' | sort -un | head -n 3)
 }
 
-# wait_for_memcheck STEP ARGS...: for a step whose results are wrong: when the memory checker, run as its own
-# step (STEP) runs it on ARGS, finds an access outside an allocation, the wrong results are what that access
-# read, and this step is skipped, "needs step STEP first". The checker's run is the one its step reuses.
-wait_for_memcheck() {
-  local step=$1 saved=("$RUN_DIR" "$RUN_STATUS" "$RUN_NORMAL" "$RUN_HOW") accesses
-  shift
-  [ -n "${WB_SANITIZER:-}" ] && [ -x "$WB_SANITIZER" ] || return 0
-  run_program --name memcheck --sanitize -- "$@" >/dev/null
-  accesses=$(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -cE '^========= (Invalid |Misaligned |Out-of-range )' || true)
+# memcheck_accesses: how many accesses outside an allocation the memory checker finds in the lesson's
+# checker run (its memcheck_args, the run MEMCHECK_STEP reuses); nothing where no checker is installed. The
+# last run's state is left as it was.
+memcheck_accesses() {
+  local saved=("$RUN_DIR" "$RUN_STATUS" "$RUN_NORMAL" "$RUN_HOW")
+  [ -n "${MEMCHECK_STEP:-}" ] && [ -n "${WB_SANITIZER:-}" ] && [ -x "$WB_SANITIZER" ] || return 0
+  # shellcheck disable=SC2046 # memcheck_args: numbers, a word each
+  run_program --name memcheck --sanitize -- $(memcheck_args) >/dev/null
+  cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -cE '^========= (Invalid |Misaligned |Out-of-range )' || true
   RUN_DIR=${saved[0]} RUN_STATUS=${saved[1]} RUN_NORMAL=${saved[2]} RUN_HOW=${saved[3]}
-  [ "$accesses" = 0 ] ||
-    skip "needs step $step first: the memory checker finds $accesses access(es) outside an allocation, and what this step found wrong is what they read or wrote; step $step says where"
+}
+
+# wait_for_memcheck: for a step whose results are wrong: when the memory checker (the lesson's MEMCHECK_STEP)
+# finds an access outside an allocation, the wrong results are what that access read, and this step is
+# skipped, "needs step MEMCHECK_STEP first".
+wait_for_memcheck() {
+  local accesses
+  accesses=$(memcheck_accesses)
+  [ "${accesses:-0}" = 0 ] ||
+    skip "needs step $MEMCHECK_STEP first: the memory checker finds $accesses access(es) outside an allocation, and what this step found wrong is what they read or wrote; step $MEMCHECK_STEP says where"
 }
 
 # run_timed GPU_N CPU_N: runs the program's --timed mode, at its own size on a GPU and at CPU_N on a CPU
