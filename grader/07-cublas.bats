@@ -19,6 +19,8 @@ memcheck_args() { echo "$(drawn_prime memcheck-m 17 97) $(drawn_prime memcheck-n
 # The calls the TODOs add: the handle and the product. The memory checker and the failure sweep grade how
 # the work is done, so they need it done (expect_lesson_work).
 LESSON_WORK="cublasCreate=1 cublasSgemm=1"
+# Checks of a later step that can explain why a run ended badly (ended_badly): that step's finding.
+ENDING_CHECKS="6:misplaced_scalars"
 
 # The speed-up cublasSgemm must show over the provided naive kernel at 4096 x 4096 on a GPU (the H200:
 # 25.5 ms against 2.67 ms, 9.5x in each of 20 runs, tests/gpu/README.md).
@@ -281,15 +283,10 @@ run_budget() {
     "a question asked with other arguments than it names"
 }
 
-# hint: In the default pointer mode (host) alpha and beta are host pointers; after cublasSetPointerMode
-# hint: (CUBLAS_POINTER_MODE_DEVICE) they must point to device memory.
-@test "step 6: passes its scalars where the pointer mode says they are (2 points)" {
-  local bad
-  require_program
-  run_chosen
-  expect_exit 0
-  expect_lesson_work "no cuBLAS call has scalars to check yet"
-  bad=$(calls | awk -F '\t' '
+# misplaced_scalars: the last run's first cuBLAS call given a scalar where its handle's pointer mode does not
+# look (alpha on the host in device mode: the GPU reads a host address, and the run ends with 700).
+misplaced_scalars() {
+  calls | awk -F '\t' '
     function field(k,   v) { v = " " $7 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
     $2 == "cublasSetPointerMode" && $4 == 0 { mode[field("handle")] = field("mode"); next }
     $2 ~ /^cublas/ {
@@ -300,9 +297,21 @@ run_budget() {
         onhost = (v == "host" || v ~ /^pinned#/)
         if ((m == "host") != onhost) { print $2 " at " $5 ": " keys[i] "=" v " in " m " pointer mode"; exit }
       }
-    }')
+    }'
+}
+
+# hint: In the default pointer mode (host) alpha and beta are host pointers; after cublasSetPointerMode
+# hint: (CUBLAS_POINTER_MODE_DEVICE) they must point to device memory.
+@test "step 6: passes its scalars where the pointer mode says they are (2 points)" {
+  local bad
+  require_program
+  run_chosen
+  # Judged before the ending, which a misplaced scalar makes bad (700).
+  bad=$(misplaced_scalars)
   [ -z "$bad" ] ||
     fail "$(printf 'expected: every scalar a host pointer in host pointer mode, a device pointer in device pointer mode\nhappened: %s\nusual cause: CUBLAS_POINTER_MODE_DEVICE with alpha on the host: the call returns 0, then the GPU reads a host address and the context is lost (700)' "$bad")"
+  expect_exit 0
+  expect_lesson_work "no cuBLAS call has scalars to check yet"
 }
 
 # hint: Free every buffer and destroy the handle and the stream in the cleanup block every path reaches.

@@ -433,7 +433,7 @@ expect_exit() {
 # finding. An earlier step that sees the ending is skipped, "needs step N first", and records step N as
 # the one that shows it (a wrong argument to cudaMemAdvise is the advice step's mistake, not the results').
 ended_badly() {
-  local want=$1 why=$2 step first first_run failed owner="" accesses
+  local want=$1 why=$2 step first first_run failed owner="" explained
   step=${BATS_TEST_DESCRIPTION%%:*} step=${step#step }
   # (a status of 700 and up is a kernel's fault that surfaced at the call: not the call's own mistake)
   if [ ! -f "$WB_WORK/ended-badly" ] && [ -z "${3:-}" ] && [ -n "${CALL_STEPS:-}" ] && failed=$(first_failed_call) &&
@@ -444,13 +444,12 @@ ended_badly() {
       skip "needs step $owner first: the run ended after $(call_site_text "$failed") returned $(call_field "$failed" status) ($(error_string "$(call_field "$failed" status)" "$(call_field "$failed" fn)")); step $owner grades that call"
     fi
   fi
-  # A kernel's fault (700 and up) that the memory checker explains (an access outside an allocation) is the
-  # checker's step's finding, wherever the fault surfaced: the run's wrong ending is what the access did.
-  if [ -z "${3:-}" ] && [ "${MEMCHECK_STEP:-0}" -gt "$step" ] &&
-    failed=$(first_failed_call) && [ "$(call_field "$failed" status)" -ge 700 ] &&
-    accesses=$(memcheck_accesses) && [ "${accesses:-0}" -gt 0 ]; then
-    [ -f "$WB_WORK/ended-badly" ] || printf '%s %s\n%s\n' "$MEMCHECK_STEP" "$want" "$RUN_DIR" >"$WB_WORK/ended-badly"
-    skip "needs step $MEMCHECK_STEP first: the run ended after $(call_site_text "$failed") returned $(call_field "$failed" status) ($(error_string "$(call_field "$failed" status)")), a kernel's fault, and the memory checker finds $accesses access(es) outside an allocation; step $MEMCHECK_STEP says where"
+  # Where no step has shown this run's ending yet, a later step's check may explain it (ending_explained).
+  if [ -z "${3:-}" ] && { [ ! -f "$WB_WORK/ended-badly" ] || ! cmp -s "$(sed -n 2p "$WB_WORK/ended-badly")/args" "$RUN_DIR/args"; } &&
+    explained=$(ending_explained "$step") && [ -n "$explained" ]; then
+    [ -f "$WB_WORK/ended-badly" ] || printf '%s %s\n%s\n' "${explained%%:*}" "$want" "$RUN_DIR" >"$WB_WORK/ended-badly"
+    explained=${explained/:step /:the run $RUN_HOW, and step }
+    skip "needs step ${explained%%:*} first: ${explained#*:}"
   fi
   if [ -f "$WB_WORK/ended-badly" ]; then
     [ "${3:-}" != --record ] || return 0
@@ -460,6 +459,24 @@ ended_badly() {
   elif [ "${3:-}" != --only-after ]; then
     printf '%s %s\n%s\n' "$step" "$want" "$RUN_DIR" >"$WB_WORK/ended-badly"
   fi
+}
+
+# ending_explained STEP [--checks-only]: why the last run ended badly, as a step after STEP finds it from the
+# record, printed "OWNER:REASON"; nothing when none does. First the lesson's ENDING_CHECKS ("6:misplaced_scalars":
+# a step's check that can explain an ending, such as a scalar the GPU cannot reach; a check prints its
+# finding), then, for a kernel's fault (700 and up), the memory checker's step (MEMCHECK_STEP) where it
+# finds an access outside an allocation: the run's wrong ending is what that access did, wherever it surfaced.
+ending_explained() {
+  local step=$1 check finding failed accesses
+  for check in ${ENDING_CHECKS:-}; do
+    [ "${check%%:*}" -gt "$step" ] && finding=$("${check#*:}") && [ -n "$finding" ] || continue
+    echo "${check%%:*}:step ${check%%:*} finds why: $finding"
+    return
+  done
+  [ "${2:-}" != --checks-only ] && [ "${MEMCHECK_STEP:-0}" -gt "$step" ] && failed=$(first_failed_call) &&
+    [ "$(call_field "$failed" status)" -ge 700 ] && accesses=$(memcheck_accesses) && [ "${accesses:-0}" -gt 0 ] ||
+    return 0
+  echo "$MEMCHECK_STEP:the run ended after $(call_site_text "$failed") returned $(call_field "$failed" status) ($(error_string "$(call_field "$failed" status)")), a kernel's fault, and the memory checker finds $accesses access(es) outside an allocation; step $MEMCHECK_STEP says where"
 }
 
 # expect_line PREFIX EXPECTED_FILE CAUSE: the run printed the expected file's line that starts with PREFIX.
@@ -869,7 +886,7 @@ site_key() {
 # finds no access outside an allocation. Leaks and failed API calls it reports too are left to the steps that check them in the
 # trace (one mistake costs one step).
 expect_memcheck_clean() {
-  local summary accesses
+  local summary accesses explained
   if [ -z "${WB_SANITIZER:-}" ] || [ ! -x "$WB_SANITIZER" ]; then
     skip "cannot run here: compute-sanitizer is not installed (it comes with the full CUDA toolkit)"
   fi
@@ -885,6 +902,10 @@ expect_memcheck_clean() {
     [ -n "$summary" ] || fail "$(printf 'expected: the memory checker runs the program to the end\nhappened: it %s\nusual cause: %s' "$RUN_HOW" "$(cause_of_run)")"
     return 0
   fi
+  # Accesses that another step's check explains from the record (ENDING_CHECKS: a scalar the GPU cannot
+  # reach) are that step's finding.
+  explained=$(ending_explained 0 --checks-only)
+  [ -z "$explained" ] || skip "needs step ${explained%%:*} first: the memory checker finds $accesses access(es) outside an allocation; ${explained#*:}"
   fail "$(printf 'expected: no access outside an allocation under the memory checker\nhappened: it found %s invalid access(es):\n%s%s\nusual cause: a buffer smaller than what a kernel or copy touches, or an index one past the end' \
     "$accesses" "$(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -A5 -E '^========= (Invalid |Misaligned |Out-of-range )' | grep '^=========' | grep -v -e '^========= *$' | head -n 16 | cut -c1-160 | sed 's/^/    /')" \
     "$(memcheck_allocations)")"
