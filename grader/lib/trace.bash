@@ -427,14 +427,15 @@ RECORD_AWK='
 
 # span_work START END: the work the last run queued between call START and call END (a timed span), in one
 # line that two spans doing the same work share: each kernel launched and how often, each cuBLAS product,
-# the bytes copied each way, the bytes set. Allocations, frees and waits are not work; a span that holds
-# more or other work than it names times something else.
+# the bytes copied each way, the bytes set. Allocations, frees, waits and a handle's creation or settings are
+# not work (nothing queued on a stream); a span that holds more or other work than it names times something
+# else.
 span_work() {
   calls status=0 | awk -F '\t' -v s="$1" -v e="$2" "$RECORD_AWK"'
     $1 > s && $1 < e {
       if ($2 == "cudaLaunchKernel") w[field("kernel") " launches"] += $6
-      else if ($2 ~ /^cublas[SDCZ]/) w[$2 " calls"] += $6
-      else if ($2 ~ /^(cudaMemcpy|cublasSet|cublasGet)/) w["bytes " field("moved")] += field("bytes") * $6
+      else if ($2 ~ /^(cudaMemcpy|cublas(Set|Get)(Matrix|Vector))/) w["bytes " field("moved")] += field("bytes") * $6
+      else if ($2 ~ /^cublas[SDCZ][a-z]/ && $2 !~ /^cublas(Set|Get|Create|Destroy)/) w[$2 " calls"] += $6
       else if ($2 ~ /^cudaMemset/) w["bytes set"] += (field("bytes") != "" ? field("bytes") : field("width") * field("height")) * $6 }
     END { n = 0; for (k in w) keys[++n] = k
       for (i = 2; i <= n; i++) { v = keys[i]; for (j = i - 1; j >= 1 && keys[j] > v; j--) keys[j + 1] = keys[j]; keys[j + 1] = v }
