@@ -82,12 +82,20 @@ expect_checksum() {
 # use fails (CUBLAS_STATUS_NOT_INITIALIZED or worse): step 3's mistake, whichever step sees its failure first.
 handle_after_destroy() {
   local pair
+  local use
+  # (a signal's record names the call it came during: an abort inside a second cublasDestroy)
   pair=$(calls | awk -F '\t' '
     { h = " " $7 " "; if (!sub(/.* handle=/, "", h)) next; sub(/ .*/, "", h) }
-    h in gone && $2 ~ /^cublas/ { print gone[h] " " $1; exit }
+    h in gone && ($2 ~ /^cublas/ || ($2 == "signal" && $7 ~ /(^| )during=cublas/)) { print gone[h] " " $1; exit }
     $2 == "cublasDestroy" && $4 == 0 { gone[h] = $1 }')
   [ -n "$pair" ] || return 0
-  printf '%s was made after %s' "$(call_site_text "$(calls "n=${pair#* }")")" "$(call_site_text "$(calls "n=${pair% *}")")"
+  use=$(calls "n=${pair#* }")
+  if [ "$(call_field "$use" fn)" = signal ]; then
+    printf 'the %s at %s (%s), which the program was killed in (%s), was made after %s' "$(call_field "$use" during)" \
+      "$(call_field "$use" line)" "handle=$(call_field "$use" handle)" "$(call_field "$use" sig)" "$(call_site_text "$(calls "n=${pair% *}")")"
+  else
+    printf '%s was made after %s' "$(call_site_text "$use")" "$(call_site_text "$(calls "n=${pair% *}")")"
+  fi
 }
 
 # gemm_rows REC M N K: how many rows of row-major C = A B (A M x K, B K x N) the cublasSgemm record REC
@@ -222,6 +230,8 @@ run_budget() {
   run_chosen
   # A handle used after its destroy is this step's finding even where that use ended the run.
   late=$(handle_after_destroy)
+  # (the run's bad ending, if it has one, is then this step's to show: later steps on the run wait for it)
+  [ -z "$late" ] || { [ "$RUN_NORMAL" = 1 ] && [ "$RUN_STATUS" = 0 ]; } || ended_badly 0 "" --record
   [ -z "$late" ] ||
     fail "$(printf 'expected: the handle destroyed once, after the last call that uses it\nhappened: %s\nusual cause: cublasDestroy before the last cuBLAS call, or twice: a destroyed handle makes the calls after it fail' "$late")"
   expect_exit 0

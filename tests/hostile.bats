@@ -265,6 +265,14 @@ expect_contained() {
   assert_output --partial "was killed by SIGABRT"
 }
 
+@test "a crash inside a CUDA call is recorded at that call: its name, its line and its arguments" {
+  hostile crash-inside-a-copy
+  expect_contained
+  assert_output --partial "was killed by SIGSEGV"
+  run awk -F '\t' '$2 == "signal" { print $5, $7 }' "$BATS_TEST_TMPDIR"/work/01-allocation/runs/*/calls.tsv
+  assert_output --partial "alloc.cu:11 sig=SIGSEGV addr=host during=cudaMemcpy dst=host src=alloc#1 bytes=4096"
+}
+
 @test "a sticky GPU error is one verdict" {
   hostile sticky-gpu-error
   expect_contained

@@ -49,6 +49,9 @@ struct fn_count {
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread int depth; /* >0 while a traced call runs on this thread */
+/* The traced call this thread is in, if any: a signal that comes during it (an abort inside cublasDestroy, a
+   crash inside a copy) is recorded at its site, with its name and the arguments known before it ran. */
+static __thread struct tr_rec *in_flight;
 
 /* settings, read once before main and then removed from the environment */
 static char *report_path;
@@ -556,6 +559,7 @@ int tr_begin(struct tr_rec *r, const char *fn, enum tr_class cls, const char *fi
         r->fail = r->sticky = r->injected = 1;
     pthread_mutex_unlock(&lock);
     show_watched_vars();
+    in_flight = r;
     return 1;
 }
 
@@ -681,6 +685,7 @@ __attribute__((noinline)) cudaError_t tr_end(struct tr_rec *r, cudaError_t statu
     char body[sizeof last_body];
     int first;
     hide_watched_vars_again();
+    in_flight = NULL;
     depth--;
     pthread_mutex_lock(&lock);
     if (seen_sticky == cudaSuccess && is_sticky_code(status))
@@ -1311,7 +1316,7 @@ static uintptr_t fault_pc(void *ctx)
 static void on_fatal(int sig, siginfo_t *si, void *ctx)
 {
     size_t k;
-    char where[64] = "", stack[256] = "";
+    char where[64] = "", stack[256] = "", during[TR_FIELDS + 64] = "";
     Dl_info info, self;
     uintptr_t pc = fault_pc(ctx);
     for (k = 0; k < sizeof fatal_signals / sizeof fatal_signals[0]; k++)
@@ -1323,13 +1328,21 @@ static void on_fatal(int sig, siginfo_t *si, void *ctx)
             strcpy(where, " addr=");
             name_ptr(where + 6, sizeof where - 6, (uintptr_t)si->si_addr, 1);
         }
-        if (pc != 0 && dladdr((void *)tr_start, &self) != 0 && dladdr((void *)pc, &info) != 0 &&
+        if (in_flight != NULL) /* the program's frames that led to the call (addr2line names its line) */
+            stack_field(stack, sizeof stack);
+        else if (pc != 0 && dladdr((void *)tr_start, &self) != 0 && dladdr((void *)pc, &info) != 0 &&
             info.dli_fbase == self.dli_fbase)
             snprintf(stack, sizeof stack, " stack=+0x%lx", (unsigned long)(pc - (uintptr_t)info.dli_fbase));
         flush_again();
-        fprintf(log_file, "call n=%lu fn=signal class=signal status=%d site=? sig=%s%s printed=%ld%s\n", seq + 1, sig,
+        /* during a traced call: its site, name and arguments (during=FN ...) */
+        if (in_flight != NULL)
+            snprintf(during, sizeof during, " during=%s%s%s", in_flight->fn, in_flight->len > 0 ? " " : "",
+                     in_flight->fields);
+        fprintf(log_file, "call n=%lu fn=signal class=signal status=%d site=%s sig=%s%s%s printed=%ld%s\n", seq + 1, sig,
+                in_flight != NULL ? in_flight->site : "?",
                 sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE" : sig == SIGILL ? "SIGILL"
-                : sig == SIGABRT ? "SIGABRT" : sig == SIGXCPU ? "SIGXCPU" : "SIGTERM", where, (long)lseek(STDOUT_FILENO, 0, SEEK_CUR), stack);
+                : sig == SIGABRT ? "SIGABRT" : sig == SIGXCPU ? "SIGXCPU" : "SIGTERM", where, during,
+                (long)lseek(STDOUT_FILENO, 0, SEEK_CUR), stack);
         write_report_now(0);
         report_path = NULL; /* once: exit handlers must not write it again */
     }
