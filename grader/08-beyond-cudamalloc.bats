@@ -19,6 +19,9 @@ memcheck_args() { drawn_prime memcheck-n $((CHUNK + 1)) $((3 * CHUNK)); }
 # The calls the TODOs add: stream-ordered scratch (the skeleton allocates only the results buffer that way)
 # and its frees. The memory checker and the failure sweep grade how the work is done, so they need it done.
 LESSON_WORK="cudaMallocAsync|cudaMallocFromPoolAsync=2 cudaFreeAsync=1"
+# Checks of a later step that can explain why a run ended badly, or what the memory checker found
+# (ending_explained): that step's finding.
+ENDING_CHECKS="2:scratch_freed_early"
 # The step that grades each call the lesson teaches: a run that ended because one failed is its finding.
 CALL_STEPS="cudaMallocAsync:2 cudaMallocFromPoolAsync:2 cudaFreeAsync:2 cudaDeviceGetDefaultMemPool:3 cudaMemPoolSetAttribute:3 cudaMemPoolTrimTo:3 cudaHostAlloc:4 cudaHostGetDevicePointer:4 cudaHostRegister:4 cudaHostUnregister:6"
 CHUNK=65536 # floats per chunk (kernels/pipeline.cuh)
@@ -51,6 +54,18 @@ stream_allocs() { calls class=alloc status=0 | awk -F '\t' '$2 == "cudaMallocAsy
 # alloc_record PTR: the allocation call that made PTR (alloc#K), from its K.
 alloc_record() { calls --first class=alloc "alloc=${1#*#}"; }
 
+# scratch_freed_early: the last run's first transform_chunk launch given scratch that was already freed (its
+# free queued before the kernel: the kernel reads freed memory), as a phrase naming both calls; nothing when
+# there is none. Step 2's mistake, wherever its effect shows (ENDING_CHECKS; the memory checker's accesses).
+scratch_freed_early() {
+  local rec scratch
+  rec=$(calls fn=cudaLaunchKernel kernel=transform_chunk | awk -F '\t' '$7 ~ / args=freed#/ { print; exit }')
+  [ -n "$rec" ] || return 0
+  scratch=$(call_field "$rec" args | cut -d, -f1)
+  printf '%s was given scratch %s, already freed by %s' "$(call_site_text "$rec")" "$scratch" \
+    "$(call_site_text "$(calls --first "fn=cudaFree*" "ptr=alloc#${scratch#freed#}")")"
+}
+
 # The probe's questions, in the order it asks them, and the trace record that must have produced each.
 PROBE_QUESTIONS=(
   "cudaMallocAsync of 2^50 bytes|fn=cudaMallocAsync bytes=1125899906842624"
@@ -81,6 +96,11 @@ PROBE_QUESTIONS=(
   require_program
   n=$(chosen_n) k=$(chunks "$(chosen_n)")
   run_chosen
+  # Judged before the ending, which reading freed scratch can make bad.
+  bad=$(scratch_freed_early)
+  [ -z "$bad" ] || { [ "$RUN_NORMAL" = 1 ] && [ "$RUN_STATUS" = 0 ]; } || ended_badly 0 "" --record
+  [ -z "$bad" ] ||
+    fail "$(printf 'expected: each chunk'"'"'s scratch freed behind the kernel that reads it (cudaFreeAsync queued after the launch)\nhappened: %s\nusual cause: cudaFreeAsync queued before the kernel: the stream frees the scratch first, and the kernel reads freed memory' "$bad")"
   expect_exit 0
   launches=$(calls fn=cudaLaunchKernel kernel=transform_chunk status=0)
   [ "$(grep -c . <<<"$launches")" = "$k" ] ||

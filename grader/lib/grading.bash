@@ -444,7 +444,7 @@ ended_badly() {
       skip "needs step $owner first: the run ended after $(call_site_text "$failed") returned $(call_field "$failed" status) ($(error_string "$(call_field "$failed" status)" "$(call_field "$failed" fn)")); step $owner grades that call"
     fi
   fi
-  # Where no step has shown this run's ending yet, a later step's check may explain it (ending_explained).
+  # Where no step has shown this run's ending yet, another step's check may explain it (ending_explained).
   if [ -z "${3:-}" ] && { [ ! -f "$WB_WORK/ended-badly" ] || ! cmp -s "$(sed -n 2p "$WB_WORK/ended-badly")/args" "$RUN_DIR/args"; } &&
     explained=$(ending_explained "$step") && [ -n "$explained" ]; then
     [ -f "$WB_WORK/ended-badly" ] || printf '%s %s\n%s\n' "${explained%%:*}" "$want" "$RUN_DIR" >"$WB_WORK/ended-badly"
@@ -461,19 +461,20 @@ ended_badly() {
   fi
 }
 
-# ending_explained STEP [--checks-only]: why the last run ended badly, as a step after STEP finds it from the
-# record, printed "OWNER:REASON"; nothing when none does. First the lesson's ENDING_CHECKS ("6:misplaced_scalars":
+# ending_explained STEP [--checks-only]: why the last run ended badly, as another step than STEP finds it from
+# the record, printed "OWNER:REASON"; nothing when none does (a step before STEP has then failed on it, or
+# fails when graded alone). First the lesson's ENDING_CHECKS ("6:misplaced_scalars":
 # a step's check that can explain an ending, such as a scalar the GPU cannot reach; a check prints its
 # finding), then, for a kernel's fault (700 and up), the memory checker's step (MEMCHECK_STEP) where it
 # finds an access outside an allocation: the run's wrong ending is what that access did, wherever it surfaced.
 ending_explained() {
   local step=$1 check finding failed accesses
   for check in ${ENDING_CHECKS:-}; do
-    [ "${check%%:*}" -gt "$step" ] && finding=$("${check#*:}") && [ -n "$finding" ] || continue
+    [ "${check%%:*}" != "$step" ] && finding=$("${check#*:}") && [ -n "$finding" ] || continue
     echo "${check%%:*}:step ${check%%:*} finds why: $finding"
     return
   done
-  [ "${2:-}" != --checks-only ] && [ "${MEMCHECK_STEP:-0}" -gt "$step" ] && failed=$(first_failed_call) &&
+  [ "${2:-}" != --checks-only ] && [ -n "${MEMCHECK_STEP:-}" ] && [ "$MEMCHECK_STEP" != "$step" ] && failed=$(first_failed_call) &&
     [ "$(call_field "$failed" status)" -ge 700 ] && accesses=$(memcheck_accesses) && [ "${accesses:-0}" -gt 0 ] ||
     return 0
   echo "$MEMCHECK_STEP:the run ended after $(call_site_text "$failed") returned $(call_field "$failed" status) ($(error_string "$(call_field "$failed" status)")), a kernel's fault, and the memory checker finds $accesses access(es) outside an allocation; step $MEMCHECK_STEP says where"
