@@ -10,7 +10,7 @@ WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Without a lesson: the one checked last (its results file is the newest), as a student mid-lesson means.
 if [ $# -eq 0 ]; then
   last=""
-  for f in "$WB_ROOT"/build/results/[0-9][0-9]-*.tsv; do
+  for f in "${WB_BUILD:-$WB_ROOT/build}"/results/[0-9][0-9]-*.tsv; do
     [[ -f $f && $f != *.steps.tsv ]] || continue
     [ -z "$last" ] || [ "$f" -nt "$last" ] && last=$f
   done
@@ -20,7 +20,7 @@ if [ $# -eq 0 ]; then
 fi
 [ $# -eq 1 ] || { echo "usage: make hint LESSON=N" >&2; exit 2; }
 id=$(lesson_resolve "$1") || exit 2
-results=$WB_ROOT/build/results/$id.tsv
+results=${WB_BUILD:-$WB_ROOT/build}/results/$id.tsv
 
 [ -f "$results" ] || echo "(lesson ${id%%-*} was not graded yet: every step's hint follows; make check LESSON=$((10#${id%%-*})) grades it)"
 shown=0

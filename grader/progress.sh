@@ -10,7 +10,7 @@ WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 all_passed=0 all_steps=0 all_got=0 all_max=0
 for id in $(lesson_ids); do
-  results=$WB_ROOT/build/results/$id.tsv
+  results=${WB_BUILD:-$WB_ROOT/build}/results/$id.tsv
   when="not graded yet"
   [ -f "$results" ] && when="last graded $(date -r "$results" '+%Y-%m-%d %H:%M')"
   passed=0 steps=0 got=0 max=0 rows=""
