@@ -118,7 +118,19 @@ function showCurrentChapter() {
   if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
 }
 
+// On a narrow screen the contents start closed, behind their summary, so that the chapter comes first;
+// widened again, they open.
+function collapseContentsWhenNarrow() {
+  var contents = document.querySelector("nav.sidebar details.contents");
+  if (!contents || !window.matchMedia) return;
+  var narrow = window.matchMedia("(max-width: 60rem)");
+  var apply = function () { contents.open = !narrow.matches; };
+  apply();
+  if (narrow.addEventListener) narrow.addEventListener("change", apply);
+}
+
 document.addEventListener("DOMContentLoaded", function () {
+  collapseContentsWhenNarrow();
   addCopyButtons();
   startSearch();
   showCurrentChapter();

@@ -1,6 +1,7 @@
 // Injected by book/test.sh into a copy of a page that headless Chromium loads: measures the layout as laid out,
 // then appends a report that `chromium --dump-dom` shows. One line per finding:
-//   listings N / too-wide I W>C / outside I / image SRC WIDTH / broken-image SRC / copy-buttons N / results N
+//   listings N / too-wide I W>C / outside I / image SRC WIDTH NATURAL / broken-image SRC / copy-buttons N /
+//   contents open|closed HEIGHT / results N
 "use strict";
 window.addEventListener("load", function () {
   setTimeout(function () {
@@ -17,9 +18,11 @@ window.addEventListener("load", function () {
     document.querySelectorAll("main img").forEach(function (img) {
       var src = img.getAttribute("src").slice(0, 80);
       if (!img.complete || img.naturalWidth === 0) lines.push("broken-image " + src);
-      else lines.push("image " + src + " " + Math.round(img.getBoundingClientRect().width));
+      else lines.push("image " + src + " " + Math.round(img.getBoundingClientRect().width) + " " + img.naturalWidth);
     });
     lines.push("copy-buttons " + document.querySelectorAll("button.copy").length);
+    var contents = document.querySelector("nav.sidebar details.contents");
+    if (contents) lines.push("contents " + (contents.open ? "open" : "closed") + " " + Math.round(contents.getBoundingClientRect().height));
     var results = document.querySelectorAll("#search-results li");
     lines.push("results " + results.length);
     var report = document.createElement("pre");

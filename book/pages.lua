@@ -110,7 +110,10 @@ local function sidebar(meta, chapters, here, single)
   local out = { '<nav class="sidebar" id="sidebar" aria-label="Contents">',
     '<a class="book-title" href="' .. (single and "#top" or "index.html") .. '">' .. esc(str(meta.title)) .. "</a>",
     '<form class="search-box" action="search.html" role="search"><input type="search" name="q" ' ..
-    'placeholder="Search the book" aria-label="Search the book"></form>', '<ol class="toc">' }
+    'placeholder="Search the book" aria-label="Search the book"></form>',
+    -- Open unless a narrow screen's reader closes it (book.js closes it there, so that a phone shows the
+    -- chapter first); the print edition and a browser without scripts show it whole.
+    '<details class="contents" open><summary>Contents</summary>', '<ol class="toc">' }
   for _, ch in ipairs(chapters) do
     local current = ch.page == here
     local label = (ch.number and ('<span class="num">' .. ch.number .. "</span> ") or "") .. esc(ch.title)
@@ -137,7 +140,7 @@ local function sidebar(meta, chapters, here, single)
   if editions:find(" pdf ") then
     links[#links + 1] = '<a href="workbook.pdf">PDF</a>'
   end
-  out[#out + 1] = '</ol><p class="editions">' .. table.concat(links, " · ") .. "</p></nav>"
+  out[#out + 1] = '</ol></details><p class="editions">' .. table.concat(links, " · ") .. "</p></nav>"
   return table.concat(out, "\n")
 end
 

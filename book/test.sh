@@ -189,7 +189,34 @@ expect_unique_ids() {
 # Headless Chromium, for the layout checks and the screenshots.
 chromium_run() {
   timeout 90 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$TMP/chromium" \
-    --virtual-time-budget=5000 "$@" 2>/dev/null
+    --allow-file-access-from-files --virtual-time-budget=5000 "$@" 2>/dev/null
+}
+
+# Headless Chromium lays a window out no narrower than 500 px. phone_frame PAGE WIDTH HEIGHT writes, beside
+# PAGE (a file, plus an optional ?query), a page that shows it in an iframe WIDTH x HEIGHT, whose document's
+# media queries and layout see WIDTH as a phone's browser does, and copies the layout report out of it; it
+# prints the new page's path. Pages of WIDTH 500 and more are printed as they are.
+phone_frame() {
+  local page=$1 width=$2 height=$3 frame
+  [ "$width" -lt 500 ] || { printf '%s\n' "$page"; return; }
+  frame="$(dirname "${page%%\?*}")/.frame-$(basename "${page%%\?*}")"
+  cat >"$frame" <<FRAME
+<!DOCTYPE html><html><head><meta charset="utf-8"><style>body { margin: 0 } iframe { border: 0; display: block }</style></head>
+<body><iframe id="phone" src="$(basename "$page")" width="$width" height="$height"></iframe>
+<script>
+window.addEventListener("load", function () {
+  setTimeout(function () {
+    var inner = document.getElementById("phone").contentDocument, report = inner && inner.getElementById("layout-report");
+    if (!report) return;
+    var pre = document.createElement("pre");
+    pre.id = "layout-report";
+    pre.textContent = report.textContent;
+    document.body.appendChild(pre);
+  }, 600);
+});
+</script></body></html>
+FRAME
+  printf '%s\n' "$frame"
 }
 
 # Lays out PAGE (a path, plus an optional ?query) WIDTH pixels wide and prints layout-check.js's report.
@@ -199,15 +226,15 @@ layout_report() {
   copy="$(dirname "$file")/.layout-$(basename "$file")"
   cp "$BOOK_DIR/layout-check.js" "$(dirname "$file")/.layout-check.js"
   sed 's|</body>|<script src=".layout-check.js"></script></body>|' "$file" >"$copy"
-  chromium_run --window-size="$width,900" --dump-dom "file://$copy$query" |
+  chromium_run --window-size="$((width < 500 ? 500 : width)),900" --dump-dom "file://$(phone_frame "$copy$query" "$width" 900)" |
     sed -n '/id="layout-report"/,/<\/pre>/p' | sed '1d;$d'
-  rm -f "$copy" "$(dirname "$file")/.layout-check.js"
+  rm -f "$copy" "$(dirname "$file")/.layout-check.js" "$(dirname "$file")/.frame-$(basename "$copy")"
 }
 
 # Checks a layout report: listings that neither scroll sideways nor stick out, no broken image, and whatever
 # else is asked: "figure" (an image shown), "copy" (a copy button per listing), "results" (search results).
 expect_layout() {
-  local name=$1 report=$2 want listings
+  local name=$1 report=$2 want listings small
   shift 2
   listings=$(sed -n 's/^listings //p' "$report")
   if [ ! -s "$report" ]; then
@@ -227,6 +254,11 @@ expect_layout() {
       fi ;;
       results) [ "$(sed -n 's/^results //p' "$report")" -gt 0 ] ||
         { fail "$name" "expected: search results" "happened: none"; return; } ;;
+      # Figures drawn 720 px wide with 12 px text: shown at 600 px or more, their text stays 10 px or more.
+      readable) small=$(awk '$1 == "image" && $4 > 0 && $3 / $4 < 600 / 720 { print $2 " at " $3 " of " $4 " px" }' "$report")
+        [ -z "$small" ] || { fail "$name" "expected: figures shown at 600/720 of their size or more" "happened: $small"; return; } ;;
+      contents-open | contents-closed) grep -q "^contents ${want#contents-} " "$report" ||
+        { fail "$name" "expected: the contents ${want#contents-}" "happened: $(grep '^contents ' "$report" || echo "no contents")"; return; } ;;
     esac
   done
   pass "$name ($(awk '$1 == "image" { n++; next } { print } END { print "images " n + 0 }' "$report" | tr '\n' ' ' | sed 's/ $//'))"
@@ -251,8 +283,9 @@ expect_screenshot() {
   fi
   mkdir -p "$SHOTS"
   rm -f "$SHOTS/$name.png"
-  chromium_run "${flags[@]}" --window-size="$size" --screenshot="$SHOTS/$name.png" "file://$copy$query" >/dev/null || true
-  rm -f "$copy" "$(dirname "$file")/.figure-first.js"
+  chromium_run "${flags[@]}" --window-size="$((${size%,*} < 500 ? 500 : ${size%,*})),${size#*,}" --screenshot="$SHOTS/$name.png" \
+    "file://$(phone_frame "$copy$query" "${size%,*}" "${size#*,}")" >/dev/null || true
+  rm -f "$copy" "$(dirname "$file")/.figure-first.js" "$(dirname "$file")/.frame-$(basename "$copy")"
   if [ ! -s "$SHOTS/$name.png" ]; then
     fail "screenshot $name is taken" "happened: Chromium wrote no $SHOTS/$name.png"
     return
@@ -500,12 +533,17 @@ test_browser() {
   done
   [ -n "$chapter" ] || chapter=$TMP/fixture-book/01-first.html
   layout_report "$chapter" 1280 >"$report"
-  expect_layout "$(basename "$chapter") shows its figure and listings" "$report" figure copy
+  expect_layout "$(basename "$chapter") shows its figure and listings" "$report" figure copy readable contents-open
+  # A phone: the chapter first, the contents behind their button, figures still readable (they scroll).
+  layout_report "$chapter" 390 >"$report"
+  expect_layout "$(basename "$chapter") on a 390 px phone: contents closed, figures readable" "$report" figure readable contents-closed
   layout_report "$out/search.html?q=cudaMemcpy" 1280 >"$report"
   expect_layout "searching for cudaMemcpy finds sections" "$report" results
   expect_screenshot index "$out/index.html" 1280,900
   expect_screenshot chapter "$chapter" 1280,1100 figure
   expect_screenshot chapter-dark "$chapter" 1280,1100 figure dark
+  expect_screenshot chapter-phone "$chapter" 390,844 figure
+  expect_screenshot chapter-phone-dark "$chapter" 390,844 figure dark
   expect_screenshot search "$out/search.html?q=cudaMemcpy" 1280,900
 }
 
