@@ -58,12 +58,18 @@ alloc_record() { calls --first class=alloc "alloc=${1#*#}"; }
 # free queued before the kernel: the kernel reads freed memory), as a phrase naming both calls; nothing when
 # there is none. Step 2's mistake, wherever its effect shows (ENDING_CHECKS; the memory checker's accesses).
 scratch_freed_early() {
-  local rec scratch
-  rec=$(calls fn=cudaLaunchKernel kernel=transform_chunk | awk -F '\t' '$7 ~ / args=freed#/ { print; exit }')
-  [ -n "$rec" ] || return 0
-  scratch=$(call_field "$rec" args | cut -d, -f1)
-  printf '%s was given scratch %s, already freed by %s' "$(call_site_text "$rec")" "$scratch" \
-    "$(call_site_text "$(calls --first "fn=cudaFree*" "ptr=alloc#${scratch#freed#}")")"
+  local rec scratch free
+  # The start of a freed device allocation, freed before the launch (not host memory that the CPU backend's
+  # malloc placed where device memory was freed: that is named freed#K+OFFSET, or has no free before it).
+  while IFS= read -r rec; do
+    scratch=$(call_field "$rec" args | cut -d, -f1)
+    [[ $scratch =~ ^freed#[0-9]+$ ]] || continue
+    free=$(calls --first "fn=cudaFree*" "ptr=alloc#${scratch#freed#}" status=0)
+    [[ $(call_field "$(alloc_record "$scratch")" fn) == cudaMalloc* ]] && [ -n "$free" ] &&
+      [ "$(call_field "$free" n)" -lt "$(call_field "$rec" n)" ] || continue
+    printf '%s was given scratch %s, already freed by %s' "$(call_site_text "$rec")" "$scratch" "$(call_site_text "$free")"
+    return 0
+  done < <(calls fn=cudaLaunchKernel kernel=transform_chunk)
 }
 
 # The probe's questions, in the order it asks them, and the trace record that must have produced each.
