@@ -470,9 +470,10 @@ ended_badly() {
 ending_explained() {
   local step=$1 check finding failed accesses
   for check in ${ENDING_CHECKS:-}; do
-    [ "${check%%:*}" != "$step" ] && finding=$("${check#*:}") && [ -n "$finding" ] || continue
-    echo "${check%%:*}:step ${check%%:*} finds why: $finding"
-    return
+    if [ "${check%%:*}" != "$step" ] && finding=$("${check#*:}") && [ -n "$finding" ]; then
+      echo "${check%%:*}:step ${check%%:*} finds why: $finding"
+      return
+    fi
   done
   [ "${2:-}" != --checks-only ] && [ -n "${MEMCHECK_STEP:-}" ] && [ "$MEMCHECK_STEP" != "$step" ] && failed=$(first_failed_call) &&
     [ "$(call_field "$failed" status)" -ge 700 ] && accesses=$(memcheck_accesses) && [ "${accesses:-0}" -gt 0 ] ||
