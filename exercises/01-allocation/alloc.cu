@@ -1,10 +1,15 @@
-// Lesson 01 (exercise): allocate device memory, clear it, measure it, free it, and survive running out of it.
+// Lesson 01 (exercise): allocate device memory, clear it, measure it, free it, and
+// survive running out of it.
 //
-//   alloc [n]      allocate n floats (default 1000000) on the device, reuse and check them, free them
-//   alloc --probe  ask the runtime what its edge cases return (zero bytes, NULL, double free, ...)
+//   alloc [n]      allocate n floats (default 1000000) on the device, reuse and check
+//                  them, free them
+//   alloc --probe  ask the runtime what its edge cases return (zero bytes, NULL, double
+//                  free, ...)
 //
-// Exit status: 0 success, 1 a CUDA call failed (the out-of-memory contract), 2 a usage error.
-// Your work is at the TODO markers; lessons/01-allocation.md explains why. Grade it: make check LESSON=1
+// Exit status: 0 success, 1 a CUDA call failed (the out-of-memory contract),
+// 2 a usage error.
+// Your work is at the TODO markers; lessons/01-allocation.md explains why. Grade it:
+// make check LESSON=1
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +21,13 @@
 #define THREADS 256
 
 // region: print-error
-// The out-of-memory contract's one line on stderr: which call failed, on how many bytes, and why.
+// The out-of-memory contract's one line on stderr: which call failed, on how
+// many bytes, and why.
 static void print_error(const char *call, size_t bytes, cudaError_t err)
 {
     if (bytes > 0)
-        fprintf(stderr, "error: %s of %zu bytes failed: %s\n", call, bytes, cudaGetErrorString(err));
+        fprintf(stderr, "error: %s of %zu bytes failed: %s\n", call, bytes,
+                cudaGetErrorString(err));
     else
         fprintf(stderr, "error: %s failed: %s\n", call, cudaGetErrorString(err));
 }
@@ -39,21 +46,24 @@ static int run(size_t n)
     float *d_data = NULL;        // n floats on the device
     unsigned int *d_count = NULL; // one counter on the device
     size_t bytes = n * sizeof(float);
-    size_t free_before = 0, free_after = 0; // cudaMemGetInfo also answers the total: declare it in step 4
+    // cudaMemGetInfo also answers the total: declare it in step 4.
+    size_t free_before = 0, free_after = 0;
     unsigned int count = 0;
     int status = 1;
     cudaError_t err;
     // end region: declarations
 
     // region: meminfo-before
-    /* TODO(step 4): ask the runtime how much device memory is free now, before allocating,
-     * into free_before (cudaMemGetInfo). A failed call is reported like any other (print_error). */
+    /* TODO(step 4): ask the runtime how much device memory is free now, before
+     * allocating, into free_before (cudaMemGetInfo). A failed call is reported like any
+     * other (print_error). */
     // end region: meminfo-before
 
     // region: allocate
-    /* TODO(step 2): allocate d_data, room for n floats, and d_count, one unsigned int, in device
-     * memory. Keep the out-of-memory contract: if an allocation fails, print_error names the call and
-     * its size, then goto cleanup releases what is already held, and run() returns 1. */
+    /* TODO(step 2): allocate d_data, room for n floats, and d_count, one unsigned int, in
+     * device memory. Keep the out-of-memory contract: if an allocation fails, print_error
+     * names the call and its size, then goto cleanup releases what is already held, and
+     * run() returns 1. */
     if (d_data != NULL) // nothing to report until the allocation above is written
         printf("allocated %zu bytes for %zu floats\n", bytes, n);
     // end region: allocate
@@ -68,7 +78,8 @@ static int run(size_t n)
     fill<<<blocks_for(n, THREADS), THREADS>>>(d_data, n, 7.0f);
 
     // region: clear
-    /* TODO(step 3): the fill above left 7.0f in every element. Clear all n floats to zero. */
+    /* TODO(step 3): the fill above left 7.0f in every element. Clear all n
+     * floats to zero. */
     // end region: clear
 
     add<<<blocks_for(n, THREADS), THREADS>>>(d_data, n, 1.0f);
@@ -96,22 +107,25 @@ static int run(size_t n)
 
     // region: cleanup
 cleanup:
-    /* TODO(step 6): release every device buffer this function may hold, on every path that gets here. */
+    /* TODO(step 6): release every device buffer this function may hold, on every path
+     * that gets here. */
     return status;
     // end region: cleanup
 }
 
-// Asks the runtime about its edge cases and prints what it answers (facts/gpu-facts.md has the H200's).
+// Asks the runtime about its edge cases and prints what it answers
+// (facts/gpu-facts.md has the H200's).
 static int probe(void)
 {
     void *p = NULL;
     cudaError_t err;
 
     // region: probe
-    /* TODO(step 5): replace each cudaErrorNotYetImplemented below by the call the question names, so
-     * that the program prints what the runtime really answers. */
+    /* TODO(step 5): replace each cudaErrorNotYetImplemented below by the call the
+     * question names, so that the program prints what the runtime really answers. */
     err = cudaErrorNotYetImplemented; // cudaMalloc of 0 bytes into p
-    printf("cudaMalloc(&p, 0): %s, p is %s\n", cudaGetErrorName(err), p == NULL ? "NULL" : "not NULL");
+    printf("cudaMalloc(&p, 0): %s, p is %s\n", cudaGetErrorName(err),
+           p == NULL ? "NULL" : "not NULL");
     answer("cudaFree(NULL)", cudaErrorNotYetImplemented);
     answer("cudaMalloc(NULL, 16)", cudaErrorNotYetImplemented);
 
@@ -121,16 +135,20 @@ static int probe(void)
         return 1;
     }
     cudaFree(p);
-    answer("cudaFree of a freed pointer", cudaErrorNotYetImplemented); // free p a second time
+    answer("cudaFree of a freed pointer",
+           cudaErrorNotYetImplemented); // free p a second time
     p = NULL;
-    answer("cudaFree of a host pointer", cudaErrorNotYetImplemented); // free the address of an int on the stack
+    answer("cudaFree of a host pointer",
+           cudaErrorNotYetImplemented); // free the address of an int on the stack
 
     // A failed call also sets the last error: read it twice.
     err = cudaErrorNotYetImplemented;
-    printf("cudaGetLastError: %s, then %s\n", cudaGetErrorName(err), cudaGetErrorName(cudaErrorNotYetImplemented));
+    printf("cudaGetLastError: %s, then %s\n", cudaGetErrorName(err),
+           cudaGetErrorName(cudaErrorNotYetImplemented));
 
     err = cudaErrorNotYetImplemented; // cudaMalloc of 2^50 bytes into p
-    printf("cudaMalloc of 2^50 bytes: %s, p is %s\n", cudaGetErrorName(err), p == NULL ? "NULL" : "not NULL");
+    printf("cudaMalloc of 2^50 bytes: %s, p is %s\n", cudaGetErrorName(err),
+           p == NULL ? "NULL" : "not NULL");
     err = cudaMalloc(&p, 16); // is out of memory sticky? (clear the last error first)
     answer("cudaMalloc of 16 bytes after that", err);
     cudaFree(p);
@@ -147,8 +165,11 @@ int main(int argc, char **argv)
         return probe();
     if (argc == 2) {
         n = strtoull(argv[1], &end, 10);
-        if (*argv[1] == '\0' || *argv[1] == '-' || *end != '\0' || n == 0 || n > SIZE_MAX / sizeof(float)) {
-            fprintf(stderr, "usage: %s [n | --probe]   (n: number of floats, at least 1)\n", argv[0]);
+        if (*argv[1] == '\0' || *argv[1] == '-' || *end != '\0' || n == 0 ||
+            n > SIZE_MAX / sizeof(float)) {
+            fprintf(stderr,
+                    "usage: %s [n | --probe]   (n: number of floats, at least 1)\n",
+                    argv[0]);
             return 2;
         }
     } else if (argc > 2) {

@@ -1,12 +1,18 @@
-// Lesson 06 (exercise): pitched 2-D and 3-D memory: rows padded to the GPU's liking, and copies that keep them.
+// Lesson 06 (exercise): pitched 2-D and 3-D memory: rows padded to the GPU's liking, and
+// copies that keep them.
 //
-//   pitched [W [H]]          an image of W x H floats (default 1000 x 300): in through cudaMemcpy2D,
-//                            through a 2-D kernel into a second pitched image, and back, checked
-//   pitched --volume W H D   a volume of W x H x D floats: cudaMalloc3D, cudaMemcpy3D, cudaMemset3D
-//   pitched --probe          what pitches the runtime picks, and what 2-D and 3-D calls return at their edges
+//   pitched [W [H]]          an image of W x H floats (default 1000 x 300): in through
+//                            cudaMemcpy2D, through a 2-D kernel into a second pitched
+//                            image, and back, checked
+//   pitched --volume W H D   a volume of W x H x D floats: cudaMalloc3D, cudaMemcpy3D,
+//                            cudaMemset3D
+//   pitched --probe          what pitches the runtime picks, and what 2-D and 3-D calls
+//                            return at their edges
 //
-// Exit status: 0 success, 1 a CUDA call failed (the out-of-memory contract), 2 a usage error.
-// Your work is at the TODO markers; lessons/06-pitched-memory.md explains why. Grade it: make check LESSON=6
+// Exit status: 0 success, 1 a CUDA call failed (the out-of-memory contract),
+// 2 a usage error.
+// Your work is at the TODO markers; lessons/06-pitched-memory.md explains why. Grade it:
+// make check LESSON=6
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,47 +22,49 @@
 #include "pitched.cuh"
 
 // region: failed
-// The out-of-memory contract's one line on stderr: which call failed, on what size, and why. Returns 1
-// when err is an error, so that a call and its check fit in one condition.
+// The out-of-memory contract's one line on stderr: which call failed, on what size, and
+// why. Returns 1 when err is an error, so that a call and its check fit in one condition.
 static int failed(const char *call, size_t width_bytes, size_t height, cudaError_t err)
 {
     if (err == cudaSuccess)
         return 0;
     if (width_bytes > 0)
-        fprintf(stderr, "error: %s of %zu x %zu bytes failed: %s\n", call, width_bytes, height, cudaGetErrorString(err));
+        fprintf(stderr, "error: %s of %zu x %zu bytes failed: %s\n", call, width_bytes,
+                height, cudaGetErrorString(err));
     else
         fprintf(stderr, "error: %s failed: %s\n", call, cudaGetErrorString(err));
     return 1;
 }
 // end region: failed
 
-// The image's values: small whole numbers, exact in a float, different from row to row and column to
-// column, so that a row shifted by its padding shows.
+// The image's values: small whole numbers, exact in a float, different from row to row
+// and column to column, so that a row shifted by its padding shows.
 static float value_at(size_t x, size_t y) { return (float)((x * 3 + y) % 11); }
 
 // region: kernel
-// out(x, y) += 2 * in(x, y) + y, one thread per element. Rows are pitch bytes apart, not width floats:
-// a row starts at (char *)base + y * pitch, and only then is it indexed in floats.
-__global__ void brighten(const float *in, size_t in_pitch, float *out, size_t out_pitch, size_t width,
-                         size_t height)
+// out(x, y) += 2 * in(x, y) + y, one thread per element. Rows are pitch bytes apart,
+// not width floats: a row starts at (char *)base + y * pitch, and only then is it
+// indexed in floats.
+__global__ void brighten(const float *in, size_t in_pitch, float *out, size_t out_pitch,
+                         size_t width, size_t height)
 {
     size_t x = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     size_t y = (size_t)blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= width || y >= height)
         return;
-    /* TODO(step 4): out(x, y) += 2 * in(x, y) + y, where element (x, y) of a pitched image is x floats
-     * into row y, and row y starts at (char *)base + y * pitch. */
+    /* TODO(step 4): out(x, y) += 2 * in(x, y) + y, where element (x, y) of a pitched
+     * image is x floats into row y, and row y starts at (char *)base + y * pitch. */
     (void)in, (void)in_pitch, (void)out, (void)out_pitch;
 }
 // end region: kernel
 
-// A 2-D grid of 32 x 8 blocks over width x height: the last column and row of blocks are partial, and
-// the kernel's bounds check leaves their extra threads idle.
+// A 2-D grid of 32 x 8 blocks over width x height: the last column and row of blocks are
+// partial, and the kernel's bounds check leaves their extra threads idle.
 static dim3 grid_for(size_t width, size_t height, dim3 block)
 {
     // region: grid
-    /* TODO(step 5): enough blocks of block.x x block.y threads to cover all width columns and height
-     * rows, the last partial block of each included. */
+    /* TODO(step 5): enough blocks of block.x x block.y threads to cover all width columns
+     * and height rows, the last partial block of each included. */
     (void)width, (void)height, (void)block;
     return dim3(1, 1);
     // end region: grid
@@ -65,8 +73,10 @@ static dim3 grid_for(size_t width, size_t height, dim3 block)
 static int run(size_t width, size_t height)
 {
     // region: declarations
-    float *h_img = NULL;               // width x height floats on the host, rows back to back
-    float *d_in = NULL, *d_out = NULL; // the same on the device, each row padded to its pitch
+    float *h_img = NULL;               // width x height floats on the host, rows
+                                       // back to back
+    float *d_in = NULL, *d_out = NULL; // the same on the device, each row padded
+                                       // to its pitch
     size_t in_pitch = 0, out_pitch = 0, row_bytes = width * sizeof(float), good = 0;
     double sum = 0.0;
     dim3 block(32, 8);
@@ -74,9 +84,11 @@ static int run(size_t width, size_t height)
     // end region: declarations
 
     // region: allocate
-    // The width is in bytes, the height in rows; the runtime picks the pitch, the padded row's bytes.
-    /* TODO(step 2): allocate d_in and d_out, height rows of row_bytes each, with cudaMallocPitch; it
-     * writes each one's pitch into in_pitch and out_pitch. A failed call: failed(), goto cleanup. */
+    // The width is in bytes, the height in rows; the runtime picks the pitch, the
+    // padded row's bytes.
+    /* TODO(step 2): allocate d_in and d_out, height rows of row_bytes each, with
+     * cudaMallocPitch; it writes each one's pitch into in_pitch and out_pitch. A failed
+     * call: failed(), goto cleanup. */
     printf("pitch: %zu bytes for rows of %zu bytes\n", in_pitch, row_bytes);
     // end region: allocate
 
@@ -90,8 +102,9 @@ static int run(size_t width, size_t height)
             h_img[y * width + x] = value_at(x, y);
 
     // region: copy-in
-    // Each side's pitch, then the width of a row in bytes (not the pitch: the padding is not data) and
-    // the number of rows. On the host the rows are back to back: their pitch is row_bytes.
+    // Each side's pitch, then the width of a row in bytes (not the pitch: the padding is
+    // not data) and the number of rows. On the host the rows are back to back: their
+    // pitch is row_bytes.
     /* TODO(step 3): copy h_img into d_in with cudaMemcpy2D. */
     // end region: copy-in
 
@@ -100,7 +113,8 @@ static int run(size_t width, size_t height)
     /* TODO(step 6): set every row of d_out to 0 with cudaMemset2D. */
     // end region: clear
 
-    brighten<<<grid_for(width, height, block), block>>>(d_in, in_pitch, d_out, out_pitch, width, height);
+    brighten<<<grid_for(width, height, block), block>>>(d_in, in_pitch, d_out, out_pitch,
+                                                        width, height);
     if (failed("kernel launch", 0, 0, cudaGetLastError()))
         goto cleanup;
 
@@ -125,39 +139,44 @@ cleanup:
     // end region: cleanup
 }
 
-// A volume through 3-D pitched memory: in, add each slice's number on the GPU, out; then cleared.
+// A volume through 3-D pitched memory: in, add each slice's number on the GPU,
+// out; then cleared.
 static int volume(size_t width, size_t height, size_t depth)
 {
     float *h_vol = NULL;
     struct cudaPitchedPtr d_vol = make_cudaPitchedPtr(NULL, 0, 0, 0);
-    struct cudaExtent extent = make_cudaExtent(width * sizeof(float), height, depth); // width in bytes
+    // Width in bytes.
+    struct cudaExtent extent = make_cudaExtent(width * sizeof(float), height, depth);
     struct cudaMemcpy3DParms copy;
     size_t n = width * height * depth, good = 0, zeros = 0;
     dim3 block(32, 8);
     int status = 1;
 
     // region: malloc3d
-    /* TODO(step 7): allocate d_vol for extent with cudaMalloc3D (failed(), goto cleanup). */
+    /* TODO(step 7): allocate d_vol for extent with cudaMalloc3D
+     * (failed(), goto cleanup). */
     printf("volume pitch: %zu bytes, %zu rows a slice\n", d_vol.pitch, d_vol.ysize);
     // end region: malloc3d
 
     h_vol = (float *)malloc(n * sizeof(float));
     if (h_vol == NULL) {
-        fprintf(stderr, "error: malloc of %zu x %zu bytes failed\n", extent.width, height * depth);
+        fprintf(stderr, "error: malloc of %zu x %zu bytes failed\n", extent.width,
+                height * depth);
         goto cleanup;
     }
     for (size_t i = 0; i < n; i++)
         h_vol[i] = value_at(i % width, i / width);
 
     // region: copy3d-in
-    // One description of the copy: both sides as pitched pointers (the host's pitch is its row's
-    // bytes), the extent, the kind. Positions left at 0: the whole volume.
+    // One description of the copy: both sides as pitched pointers (the host's pitch is
+    // its row's bytes), the extent, the kind. Positions left at 0: the whole volume.
     memset(&copy, 0, sizeof(copy));
-    /* TODO(step 7): describe the copy of h_vol into d_vol in copy (srcPtr, dstPtr, extent, kind), then
-     * make it with cudaMemcpy3D. */
+    /* TODO(step 7): describe the copy of h_vol into d_vol in copy (srcPtr, dstPtr,
+     * extent, kind), then make it with cudaMemcpy3D. */
     // end region: copy3d-in
 
-    add_slice_number<<<grid_for(width, height, block), block>>>(d_vol, width, height, depth);
+    add_slice_number<<<grid_for(width, height, block), block>>>(d_vol, width, height,
+                                                                depth);
     if (failed("kernel launch", 0, 0, cudaGetLastError()))
         goto cleanup;
 
@@ -165,11 +184,13 @@ static int volume(size_t width, size_t height, size_t depth)
     /* TODO(step 7): and back: d_vol into h_vol. */
     // end region: copy3d-out
     for (size_t i = 0; i < n; i++)
-        good += h_vol[i] == value_at(i % width, i / width) + (float)(i / (width * height));
+        good += h_vol[i] ==
+                value_at(i % width, i / width) + (float)(i / (width * height));
     printf("volume checked: %zu of %zu elements as expected\n", good, n);
 
     // region: memset3d
-    /* TODO(step 7): set all of d_vol to 0 with cudaMemset3D, then copy it back into h_vol again. */
+    /* TODO(step 7): set all of d_vol to 0 with cudaMemset3D, then copy it back
+     * into h_vol again. */
     // end region: memset3d
     for (size_t i = 0; i < n; i++)
         zeros += h_vol[i] == 0.0f;
@@ -203,7 +224,8 @@ static int pitch_for(size_t bytes)
 // Asks the runtime about the edges of pitched memory and prints what it answers.
 static int probe(void)
 {
-    float *d = NULL, *other = NULL, h[64 * 4 * 3]; // h: room for 3 slices, more than any copy below asks
+    // h: room for 3 slices, more than any copy below asks.
+    float *d = NULL, *other = NULL, h[64 * 4 * 3];
     size_t pitch = 0;
     struct cudaPitchedPtr v = make_cudaPitchedPtr(NULL, 0, 0, 0);
     struct cudaMemcpy3DParms copy;
@@ -218,12 +240,17 @@ static int probe(void)
         goto cleanup;
     memset(h, 0, sizeof(h));
     // region: probe
-    /* TODO(step 8): replace each cudaErrorNotYetImplemented below by the call its question names. d is
-     * 4 rows of 256 bytes, pitched (pitch), v 2 slices of the same; h is host memory with room for 3. */
-    answer("cudaMallocPitch with a NULL pitch pointer", cudaErrorNotYetImplemented); // into other, 4 x 256
-    answer("cudaMemset2D of rows wider than the pitch", cudaErrorNotYetImplemented); // d, pitch + 4 wide
-    answer("cudaMemset2D of one row past the last", cudaErrorNotYetImplemented);     // d, 5 rows
-    answer("cudaMemcpy2D to the host named HostToDevice", cudaMemcpy2D(h, 256, d, pitch, 256, 4, cudaMemcpyHostToDevice));
+    /* TODO(step 8): replace each cudaErrorNotYetImplemented below by the call its
+     * question names. d is 4 rows of 256 bytes, pitched (pitch), v 2 slices of the same;
+     * h is host memory with room for 3. */
+    answer("cudaMallocPitch with a NULL pitch pointer",
+           cudaErrorNotYetImplemented); // into other, 4 x 256
+    answer("cudaMemset2D of rows wider than the pitch",
+           cudaErrorNotYetImplemented); // d, pitch + 4 wide
+    answer("cudaMemset2D of one row past the last",
+           cudaErrorNotYetImplemented); // d, 5 rows
+    answer("cudaMemcpy2D to the host named HostToDevice",
+           cudaMemcpy2D(h, 256, d, pitch, 256, 4, cudaMemcpyHostToDevice));
     memset(&copy, 0, sizeof(copy));
     copy.srcPtr = v;
     copy.dstPtr = make_cudaPitchedPtr(h, 256, 64, 4);
@@ -232,9 +259,11 @@ static int probe(void)
     answer("cudaMemcpy3D of rows wider than the pitch", cudaMemcpy3D(&copy));
     copy.extent = make_cudaExtent(256, 4, 3);
     answer("cudaMemcpy3D of one slice past the last", cudaErrorNotYetImplemented);
-    // Each failed call also set the last error; cudaGetLastError returns it once and clears it.
+    // Each failed call also set the last error; cudaGetLastError returns it
+    // once and clears it.
     err = cudaGetLastError();
-    printf("cudaGetLastError: %s, then %s\n", cudaGetErrorName(err), cudaGetErrorName(cudaGetLastError()));
+    printf("cudaGetLastError: %s, then %s\n", cudaGetErrorName(err),
+           cudaGetErrorName(cudaGetLastError()));
     // end region: probe
     status = 0;
 
@@ -257,13 +286,15 @@ static size_t parse_count(const char *text, size_t max)
 
 int main(int argc, char **argv)
 {
-    size_t limit = SIZE_MAX / sizeof(float) / 65536; // W x H x D must not overflow a size_t
+    // W x H x D must not overflow a size_t.
+    size_t limit = SIZE_MAX / sizeof(float) / 65536;
     size_t w = 1000, h = 300, d = 0;
 
     if (argc == 2 && strcmp(argv[1], "--probe") == 0)
         return probe();
     if (argc == 5 && strcmp(argv[1], "--volume") == 0) {
-        w = parse_count(argv[2], 65536), h = parse_count(argv[3], 65536), d = parse_count(argv[4], 65536);
+        w = parse_count(argv[2], 65536), h = parse_count(argv[3], 65536),
+            d = parse_count(argv[4], 65536);
         if (w && h && d)
             return volume(w, h, d);
     } else if (argc <= 3) {
@@ -274,6 +305,9 @@ int main(int argc, char **argv)
         if (w && h)
             return run(w, h);
     }
-    fprintf(stderr, "usage: %s [W [H]] | --volume W H D | --probe   (W, H, D: counts, at least 1)\n", argv[0]);
+    fprintf(stderr,
+            "usage: %s [W [H]] | --volume W H D | --probe   "
+            "(W, H, D: counts, at least 1)\n",
+            argv[0]);
     return 2;
 }

@@ -1,16 +1,22 @@
-// Lesson 08 (exercise): beyond cudaMalloc: stream-ordered allocation and memory pools, mapped (zero-copy) and
-// registered host memory, and which calls make the host wait for the GPU.
+// Lesson 08 (exercise): beyond cudaMalloc: stream-ordered allocation and memory
+// pools, mapped (zero-copy) and registered host memory, and which calls make the host
+// wait for the GPU.
 //
-//   pipeline [n]          n floats (default 1000000) through a pipeline of chunks on one stream: each chunk
-//                         gets its scratch from cudaMallocAsync and gives it back with cudaFreeAsync
-//   pipeline --host [n]   the same transform on host memory the GPU reads and writes in place: mapped pinned
-//                         memory (cudaHostAlloc), then a malloc buffer registered with cudaHostRegister
-//   pipeline --probe      what stream-ordered allocation and host registration return at their edges
-//   pipeline --timed [n]  the pipeline with cudaMalloc/cudaFree per chunk, then stream-ordered, timed
-//                         (n floats, default 2^24)
+//   pipeline [n]          n floats (default 1000000) through a pipeline of chunks on one
+//                         stream: each chunk gets its scratch from cudaMallocAsync and
+//                         gives it back with cudaFreeAsync
+//   pipeline --host [n]   the same transform on host memory the GPU reads and writes in
+//                         place: mapped pinned memory (cudaHostAlloc), then a malloc
+//                         buffer registered with cudaHostRegister
+//   pipeline --probe      what stream-ordered allocation and host registration return at
+//                         their edges
+//   pipeline --timed [n]  the pipeline with cudaMalloc/cudaFree per chunk, then
+//                         stream-ordered, timed (n floats, default 2^24)
 //
-// Exit status: 0 success, 1 a CUDA call failed (the out-of-memory contract), 2 a usage error.
-// Your work is at the TODO markers; lessons/08-beyond-cudamalloc.md explains why. Grade it: make check LESSON=8
+// Exit status: 0 success, 1 a CUDA call failed (the out-of-memory contract),
+// 2 a usage error.
+// Your work is at the TODO markers; lessons/08-beyond-cudamalloc.md explains why. Grade
+// it: make check LESSON=8
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,17 +26,20 @@
 #include "pipeline.cuh"
 
 #define THREADS 256
-#define TIMED_N ((size_t)1 << 24) // 2^24 floats, 256 chunks: many small allocations (and a trace short enough to grade)
+#define TIMED_N ((size_t)1 << 24) // 2^24 floats, 256 chunks: many small allocations
+                                  // (and a trace short enough to grade)
 
 // region: failed
-// The out-of-memory contract's one line on stderr: which call failed, on how many bytes, and why.
-// Returns 1 when err is an error, so that a call and its check fit in one condition.
+// The out-of-memory contract's one line on stderr: which call failed, on how many
+// bytes, and why. Returns 1 when err is an error, so that a call and its check fit
+// in one condition.
 static int failed(const char *call, size_t bytes, cudaError_t err)
 {
     if (err == cudaSuccess)
         return 0;
     if (bytes > 0)
-        fprintf(stderr, "error: %s of %zu bytes failed: %s\n", call, bytes, cudaGetErrorString(err));
+        fprintf(stderr, "error: %s of %zu bytes failed: %s\n", call, bytes,
+                cudaGetErrorString(err));
     else
         fprintf(stderr, "error: %s failed: %s\n", call, cudaGetErrorString(err));
     return 1;
@@ -57,55 +66,65 @@ static size_t count_expected(const float *out, size_t n, double *sum)
 }
 
 // region: pool
-// The default pool gives memory freed with cudaFreeAsync back to the device at the next synchronize (its
-// release threshold is 0), so the next cudaMallocAsync after one asks the driver again. A threshold as large
-// as the pipeline needs keeps that memory in the pool for the next pipeline to reuse.
+// The default pool gives memory freed with cudaFreeAsync back to the device at the next
+// synchronize (its release threshold is 0), so the next cudaMallocAsync after one asks
+// the driver again. A threshold as large as the pipeline needs keeps that memory in the
+// pool for the next pipeline to reuse.
 static int keep_freed_memory(cudaMemPool_t *pool)
 {
-    /* TODO(step 3): get the device's default pool (cudaDeviceGetDefaultMemPool(pool, 0)) and set its
-     * cudaMemPoolAttrReleaseThreshold (cudaMemPoolSetAttribute) to a uint64_t as large as the pipeline
-     * needs: UINT64_MAX keeps everything. A failed call: failed(), return 1. */
+    /* TODO(step 3): get the device's default pool (cudaDeviceGetDefaultMemPool(pool, 0))
+     * and set its cudaMemPoolAttrReleaseThreshold (cudaMemPoolSetAttribute) to a uint64_t
+     * as large as the pipeline needs: UINT64_MAX keeps everything. A failed call:
+     * failed(), return 1. */
     *pool = NULL;
     return 0;
 }
 // end region: pool
 
-// Gives a chunk's scratch back the way it was taken: in stream order, or with cudaFree, which waits.
+// Gives a chunk's scratch back the way it was taken: in stream order, or with
+// cudaFree, which waits.
 static cudaError_t release_chunk(float *d_chunk, cudaStream_t stream, int ordered)
 {
     return ordered ? cudaFreeAsync(d_chunk, stream) : cudaFree(d_chunk);
 }
 
-// Queues the whole of h_in through the GPU on stream, CHUNK floats at a time: each chunk is copied into
-// scratch memory of its own, transformed into d_out, and its scratch released. ordered: the scratch comes
-// from cudaMallocAsync and goes back with cudaFreeAsync, on the stream, so the host queues chunk after chunk
-// without waiting; otherwise from cudaMalloc and cudaFree, the way this pipeline is usually first written.
+// Queues the whole of h_in through the GPU on stream, CHUNK floats at a time: each chunk
+// is copied into scratch memory of its own, transformed into d_out, and its scratch
+// released. ordered: the scratch comes from cudaMallocAsync and goes back with
+// cudaFreeAsync, on the stream, so the host queues chunk after chunk without waiting;
+// otherwise from cudaMalloc and cudaFree, the way this pipeline is usually first written.
 // Returns 1 when a call failed (having released the chunk it held).
-static int pipeline(const float *h_in, float *d_out, size_t n, cudaStream_t stream, int ordered)
+static int pipeline(const float *h_in, float *d_out, size_t n, cudaStream_t stream,
+                    int ordered)
 {
     for (size_t offset = 0; offset < n; offset += CHUNK) {
-        size_t count = n - offset < CHUNK ? n - offset : CHUNK, bytes = count * sizeof(float);
+        size_t count = n - offset < CHUNK ? n - offset : CHUNK,
+            bytes = count * sizeof(float);
         float *d_chunk = NULL;
         // region: chunk-alloc
-        /* TODO(step 2): when ordered, allocate d_chunk, bytes of it, with cudaMallocAsync on stream
-         * (a failed call: failed(), return 1). */
+        /* TODO(step 2): when ordered, allocate d_chunk, bytes of it, with cudaMallocAsync
+         * on stream (a failed call: failed(), return 1). */
         // end region: chunk-alloc
         if (!ordered && failed("cudaMalloc", bytes, cudaMalloc((void **)&d_chunk, bytes)))
             return 1;
-        if (failed("cudaMemcpyAsync", bytes, cudaMemcpyAsync(d_chunk, h_in + offset, bytes, cudaMemcpyHostToDevice, stream))) {
+        if (failed("cudaMemcpyAsync", bytes,
+                   cudaMemcpyAsync(d_chunk, h_in + offset, bytes, cudaMemcpyHostToDevice,
+                                   stream))) {
             release_chunk(d_chunk, stream, ordered);
             return 1;
         }
-        transform_chunk<<<chunk_blocks(count, THREADS), THREADS, 0, stream>>>(d_chunk, d_out + offset, count, offset);
+        transform_chunk<<<chunk_blocks(count, THREADS), THREADS, 0, stream>>>(
+            d_chunk, d_out + offset, count, offset);
         if (failed("kernel launch", 0, cudaGetLastError())) {
             release_chunk(d_chunk, stream, ordered);
             return 1;
         }
         // region: chunk-free
-        // Queued behind the chunk's kernel: the memory is released when the stream gets there, and the
-        // host goes on to the next chunk at once. cudaFree would wait here for the GPU.
-        /* TODO(step 2): when ordered, give d_chunk back with cudaFreeAsync on stream; otherwise with
-         * cudaFree, as below (release_chunk() does either). */
+        // Queued behind the chunk's kernel: the memory is released when the stream gets
+        // there, and the host goes on to the next chunk at once. cudaFree would wait
+        // here for the GPU.
+        /* TODO(step 2): when ordered, give d_chunk back with cudaFreeAsync on stream;
+         * otherwise with cudaFree, as below (release_chunk() does either). */
         if (!ordered && failed("cudaFree", 0, cudaFree(d_chunk)))
             return 1;
         // end region: chunk-free
@@ -113,7 +132,8 @@ static int pipeline(const float *h_in, float *d_out, size_t n, cudaStream_t stre
     return 0;
 }
 
-// The pipeline over n floats: the results gathered on the device, copied back once, checked on the host.
+// The pipeline over n floats: the results gathered on the device, copied back once,
+// checked on the host.
 static int run(size_t n)
 {
     // region: declarations
@@ -126,12 +146,14 @@ static int run(size_t n)
     // end region: declarations
 
     // A non-blocking stream: no implicit waits on the legacy default stream.
-    if (failed("cudaStreamCreateWithFlags", 0, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)) ||
+    if (failed("cudaStreamCreateWithFlags", 0,
+               cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)) ||
         keep_freed_memory(&pool))
         goto cleanup;
     // region: allocate
-    // The device buffer first, so that a size the device cannot hold fails at once, before any host memory
-    // is pinned: cudaMallocAsync reports out of memory when it is called, not later in the stream.
+    // The device buffer first, so that a size the device cannot hold fails at once,
+    // before any host memory is pinned: cudaMallocAsync reports out of memory when it is
+    // called, not later in the stream.
     if (failed("cudaMallocAsync", bytes, cudaMallocAsync((void **)&d_out, bytes, stream)))
         goto cleanup;
     // end region: allocate
@@ -142,11 +164,13 @@ static int run(size_t n)
 
     if (pipeline(h_in, d_out, n, stream, 1))
         goto cleanup;
-    if (failed("cudaMemcpyAsync", bytes, cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, stream)))
+    if (failed("cudaMemcpyAsync", bytes,
+               cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, stream)))
         goto cleanup;
     // region: free-out
-    /* TODO(step 2): give d_out back with cudaFreeAsync on stream, behind the copy (then set it to NULL:
-     * the cleanup's cudaFree is for the paths that fail before this one). */
+    /* TODO(step 2): give d_out back with cudaFreeAsync on stream, behind the copy
+     * (then set it to NULL: the cleanup's cudaFree is for the paths that fail
+     * before this one). */
     // end region: free-out
     if (failed("cudaStreamSynchronize", 0, cudaStreamSynchronize(stream)))
         goto cleanup;
@@ -160,7 +184,8 @@ static int run(size_t n)
     /* TODO(step 3): trim the pool to 0 bytes (cudaMemPoolTrimTo). */
     (void)pool;
     // end region: trim
-    status = 0; // wrong results are reported above: exit status 1 means a CUDA call failed
+    // Wrong results are reported above: exit status 1 means a CUDA call failed.
+    status = 0;
 
 cleanup:
     // cudaFree takes a cudaMallocAsync pointer too (it waits for the device first).
@@ -172,19 +197,21 @@ cleanup:
     return status;
 }
 
-// Runs the transform in place on n floats of host memory through d, the device's pointer to it, and
-// checks the result on the host through h; what says which kind of memory it was.
+// Runs the transform in place on n floats of host memory through d, the device's
+// pointer to it, and checks the result on the host through h; what says which kind
+// of memory it was.
 static int in_place(const char *what, float *h, float *d, size_t n)
 {
     transform_chunk<<<chunk_blocks(n, THREADS), THREADS>>>(d, d, n, 0);
-    if (failed("kernel launch", 0, cudaGetLastError()) || failed("cudaDeviceSynchronize", 0, cudaDeviceSynchronize()))
+    if (failed("kernel launch", 0, cudaGetLastError()) ||
+        failed("cudaDeviceSynchronize", 0, cudaDeviceSynchronize()))
         return 1;
     printf("%s: %zu of %zu as expected\n", what, count_expected(h, n, NULL), n);
     return 0;
 }
 
-// Zero-copy: pinned host memory mapped into the device's address space. The kernel reads and writes it
-// across the bus, with no copy.
+// Zero-copy: pinned host memory mapped into the device's address space. The kernel reads
+// and writes it across the bus, with no copy.
 static int zero_copy(size_t n)
 {
     float *h = NULL, *d = NULL;
@@ -192,10 +219,12 @@ static int zero_copy(size_t n)
     int status = 1;
 
     // region: mapped
-    /* TODO(step 4): allocate h, bytes of pinned memory mapped into the device's address space
-     * (cudaHostAlloc with cudaHostAllocMapped), and ask cudaHostGetDevicePointer for d, the device's
-     * pointer to it (flags 0). A failed call: failed(), goto cleanup. */
-    h = (float *)malloc(bytes); // to be replaced: pageable memory, which no kernel may touch
+    /* TODO(step 4): allocate h, bytes of pinned memory mapped into the device's
+     * address space (cudaHostAlloc with cudaHostAllocMapped), and ask
+     * cudaHostGetDevicePointer for d, the device's pointer to it (flags 0). A failed
+     * call: failed(), goto cleanup. */
+    h = (float *)malloc(bytes); // to be replaced: pageable memory, which no
+                                // kernel may touch
     if (h == NULL)
         goto cleanup;
     d = h;
@@ -206,12 +235,13 @@ static int zero_copy(size_t n)
     status = 0;
 
 cleanup:
-    cudaFreeHost(h); /* TODO(step 4): h comes from cudaHostAlloc once the TODO above is done */
+    /* TODO(step 4): h comes from cudaHostAlloc once the TODO above is done */
+    cudaFreeHost(h);
     return status;
 }
 
-// Registered: memory the program already has (from malloc, or a library) pinned where it is, so that the
-// GPU may use it as it uses cudaHostAlloc memory.
+// Registered: memory the program already has (from malloc, or a library) pinned where it
+// is, so that the GPU may use it as it uses cudaHostAlloc memory.
 static int registered(size_t n)
 {
     float *h = (float *)malloc(n * sizeof(float)), *d = NULL;
@@ -224,9 +254,9 @@ static int registered(size_t n)
     }
     fill_input(h, n);
     // region: register
-    /* TODO(step 4): register all of h (cudaHostRegister, cudaHostRegisterDefault), remember that it is
-     * registered (a flag the cleanup reads), and ask cudaHostGetDevicePointer for d. A failed call:
-     * failed(), goto cleanup. */
+    /* TODO(step 4): register all of h (cudaHostRegister, cudaHostRegisterDefault),
+     * remember that it is registered (a flag the cleanup reads), and ask
+     * cudaHostGetDevicePointer for d. A failed call: failed(), goto cleanup. */
     d = h;
     // end region: register
     if (in_place("registered", h, d, n))
@@ -235,10 +265,10 @@ static int registered(size_t n)
 
 cleanup:
     // region: unregister
-    // Unregister before free: the runtime would otherwise keep the pages pinned, and a later cudaHostRegister
-    // of memory malloc hands out there again fails with 712.
-    /* TODO(step 6): when h was registered (the flag), unregister it (cudaHostUnregister; a failure:
-     * failed(), status = 1). */
+    // Unregister before free: the runtime would otherwise keep the pages pinned, and a
+    // later cudaHostRegister of memory malloc hands out there again fails with 712.
+    /* TODO(step 6): when h was registered (the flag), unregister it
+     * (cudaHostUnregister; a failure: failed(), status = 1). */
     // end region: unregister
     free(h);
     return status;
@@ -250,7 +280,8 @@ static void answer(const char *question, cudaError_t err)
     printf("%s: %s\n", question, cudaGetErrorName(err));
 }
 
-// Asks the runtime about the edges of stream-ordered allocation and host memory, and prints what it answers.
+// Asks the runtime about the edges of stream-ordered allocation and host memory, and
+// prints what it answers.
 static int probe(void)
 {
     cudaStream_t s = NULL;
@@ -262,9 +293,11 @@ static int probe(void)
     cudaError_t err;
     int status = 1;
 
-    if (failed("cudaStreamCreateWithFlags", 0, cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) ||
+    if (failed("cudaStreamCreateWithFlags", 0,
+               cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) ||
         failed("cudaMalloc", 4096, cudaMalloc((void **)&d, 4096)) ||
-        failed("cudaHostAlloc", 4096, cudaHostAlloc((void **)&mapped, 4096, cudaHostAllocMapped)) ||
+        failed("cudaHostAlloc", 4096,
+               cudaHostAlloc((void **)&mapped, 4096, cudaHostAllocMapped)) ||
         failed("cudaDeviceGetDefaultMemPool", 0, cudaDeviceGetDefaultMemPool(&pool, 0)))
         goto cleanup;
     m = (char *)malloc(4096);
@@ -275,29 +308,38 @@ static int probe(void)
     // region: probe
     p = &p;
     err = cudaMallocAsync(&p, (size_t)1 << 50, s);
-    printf("cudaMallocAsync of 2^50 bytes: %s, p is %s\n", cudaGetErrorName(err), p == NULL ? "NULL" : "not NULL");
+    printf("cudaMallocAsync of 2^50 bytes: %s, p is %s\n", cudaGetErrorName(err),
+           p == NULL ? "NULL" : "not NULL");
     p = &p;
     err = cudaMallocAsync(&p, 0, s);
-    printf("cudaMallocAsync of 0 bytes: %s, p is %s\n", cudaGetErrorName(err), p == NULL ? "NULL" : "not NULL");
-    /* TODO(step 5): replace each cudaErrorNotYetImplemented below by the call its question names; the
-     * answered ones show how. s is a stream, d 4096 bytes of cudaMalloc memory, m a 4096-byte malloc
-     * buffer, pool the default pool, mapped 4096 bytes of cudaHostAllocMapped memory. */
-    answer("cudaMallocAsync of 4096 bytes", cudaErrorNotYetImplemented);       // into p, on s
+    printf("cudaMallocAsync of 0 bytes: %s, p is %s\n", cudaGetErrorName(err),
+           p == NULL ? "NULL" : "not NULL");
+    /* TODO(step 5): replace each cudaErrorNotYetImplemented below by the call its
+     * question names; the answered ones show how. s is a stream, d 4096 bytes of
+     * cudaMalloc memory, m a 4096-byte malloc buffer, pool the default pool, mapped 4096
+     * bytes of cudaHostAllocMapped memory. */
+    answer("cudaMallocAsync of 4096 bytes",
+           cudaErrorNotYetImplemented); // into p, on s
     answer("cudaFreeAsync of it", cudaErrorNotYetImplemented);                 // p, on s
     answer("cudaFreeAsync of it again", cudaErrorNotYetImplemented);           // p again
-    answer("cudaFreeAsync of cudaMalloc memory", cudaErrorNotYetImplemented);  // d, on s (then set d to NULL)
-    err = cudaErrorNotYetImplemented; // the pool's cudaMemPoolAttrReleaseThreshold, into threshold
-    printf("the default pool's release threshold: %s, %llu bytes\n", cudaGetErrorName(err), threshold);
+    answer("cudaFreeAsync of cudaMalloc memory",
+           cudaErrorNotYetImplemented); // d, on s (then set d to NULL)
+    err = cudaErrorNotYetImplemented; // the pool's cudaMemPoolAttrReleaseThreshold,
+                                      // into threshold
+    printf("the default pool's release threshold: %s, %llu bytes\n",
+           cudaGetErrorName(err), threshold);
     answer("cudaHostRegister of a malloc buffer", cudaErrorNotYetImplemented); // all of m
     answer("cudaHostRegister of it again", cudaErrorNotYetImplemented);        // m again
     answer("cudaHostUnregister of it", cudaErrorNotYetImplemented);            // m
     answer("cudaHostUnregister of it again", cudaErrorNotYetImplemented);      // m again
     err = cudaHostGetDevicePointer(&dev, mapped, 0);
-    printf("cudaHostGetDevicePointer of mapped memory: %s, the same address: %s\n", cudaGetErrorName(err),
-           dev == (void *)mapped ? "yes" : "no");
-    // Each failed call also set the last error; cudaGetLastError returns it once and clears it.
+    printf("cudaHostGetDevicePointer of mapped memory: %s, the same address: %s\n",
+           cudaGetErrorName(err), dev == (void *)mapped ? "yes" : "no");
+    // Each failed call also set the last error; cudaGetLastError returns it
+    // once and clears it.
     err = cudaGetLastError();
-    printf("cudaGetLastError: %s, then %s\n", cudaGetErrorName(err), cudaGetErrorName(cudaGetLastError()));
+    printf("cudaGetLastError: %s, then %s\n", cudaGetErrorName(err),
+           cudaGetErrorName(cudaGetLastError()));
     // end region: probe
     if (failed("cudaStreamSynchronize", 0, cudaStreamSynchronize(s)))
         goto cleanup;
@@ -312,17 +354,20 @@ cleanup:
     return status;
 }
 
-// Times the pipeline over n floats from the start event to the stop event, both on stream.
-static int time_pipeline(const float *h_in, float *d_out, size_t n, cudaStream_t stream, int ordered,
-                         cudaEvent_t start, cudaEvent_t stop, float *ms)
+// Times the pipeline over n floats from the start event to the stop
+// event, both on stream.
+static int time_pipeline(const float *h_in, float *d_out, size_t n, cudaStream_t stream,
+                         int ordered, cudaEvent_t start, cudaEvent_t stop, float *ms)
 {
-    return failed("cudaEventRecord", 0, cudaEventRecord(start, stream)) || pipeline(h_in, d_out, n, stream, ordered) ||
+    return failed("cudaEventRecord", 0, cudaEventRecord(start, stream)) ||
+           pipeline(h_in, d_out, n, stream, ordered) ||
            failed("cudaEventRecord", 0, cudaEventRecord(stop, stream)) ||
            failed("cudaEventSynchronize", 0, cudaEventSynchronize(stop)) ||
            failed("cudaEventElapsedTime", 0, cudaEventElapsedTime(ms, start, stop));
 }
 
-// The same pipeline twice: scratch from cudaMalloc/cudaFree per chunk, then stream-ordered.
+// The same pipeline twice: scratch from cudaMalloc/cudaFree per chunk,
+// then stream-ordered.
 static int timed(size_t n)
 {
     float *h_in = NULL, *h_out = NULL, *d_out = NULL;
@@ -333,17 +378,21 @@ static int timed(size_t n)
     float malloc_ms = 0.0f, ordered_ms = 0.0f;
     int status = 1;
 
-    if (failed("cudaStreamCreateWithFlags", 0, cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)) ||
-        keep_freed_memory(&pool) || failed("cudaMalloc", bytes, cudaMalloc((void **)&d_out, bytes)) ||
+    if (failed("cudaStreamCreateWithFlags", 0,
+               cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)) ||
+        keep_freed_memory(&pool) ||
+        failed("cudaMalloc", bytes, cudaMalloc((void **)&d_out, bytes)) ||
         failed("cudaMallocHost", bytes, cudaMallocHost((void **)&h_in, bytes)) ||
         failed("cudaMallocHost", bytes, cudaMallocHost((void **)&h_out, bytes)) ||
-        failed("cudaEventCreate", 0, cudaEventCreate(&start)) || failed("cudaEventCreate", 0, cudaEventCreate(&stop)))
+        failed("cudaEventCreate", 0, cudaEventCreate(&start)) ||
+        failed("cudaEventCreate", 0, cudaEventCreate(&stop)))
         goto cleanup;
     fill_input(h_in, n);
 
-    // The first launch loads the kernel onto the GPU, and the first stream-ordered chunk fills the pool:
-    // one chunk of each, untimed.
-    if (pipeline(h_in, d_out, CHUNK < n ? CHUNK : n, stream, 0) || pipeline(h_in, d_out, CHUNK < n ? CHUNK : n, stream, 1) ||
+    // The first launch loads the kernel onto the GPU, and the first stream-ordered chunk
+    // fills the pool: one chunk of each, untimed.
+    if (pipeline(h_in, d_out, CHUNK < n ? CHUNK : n, stream, 0) ||
+        pipeline(h_in, d_out, CHUNK < n ? CHUNK : n, stream, 1) ||
         failed("cudaStreamSynchronize", 0, cudaStreamSynchronize(stream)))
         goto cleanup;
     // region: timed
@@ -351,12 +400,14 @@ static int timed(size_t n)
         time_pipeline(h_in, d_out, n, stream, 1, start, stop, &ordered_ms))
         goto cleanup;
     // end region: timed
-    if (failed("cudaMemcpyAsync", bytes, cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, stream)) ||
+    if (failed("cudaMemcpyAsync", bytes,
+               cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, stream)) ||
         failed("cudaStreamSynchronize", 0, cudaStreamSynchronize(stream)))
         goto cleanup;
-    printf("timed data checked: %s\n", count_expected(h_out, n, NULL) == n ? "yes" : "no");
-    printf("cudaMalloc per chunk: %.2f ms, stream-ordered: %.2f ms, speed-up: %.2fx\n", malloc_ms, ordered_ms,
-           ordered_ms > 0.0f ? malloc_ms / ordered_ms : 0.0f);
+    printf("timed data checked: %s\n",
+           count_expected(h_out, n, NULL) == n ? "yes" : "no");
+    printf("cudaMalloc per chunk: %.2f ms, stream-ordered: %.2f ms, speed-up: %.2fx\n",
+           malloc_ms, ordered_ms, ordered_ms > 0.0f ? malloc_ms / ordered_ms : 0.0f);
     if (failed("cudaMemPoolTrimTo", 0, cudaMemPoolTrimTo(pool, 0)))
         goto cleanup;
     status = 0;
@@ -374,7 +425,8 @@ cleanup:
     return status;
 }
 
-// The number of floats in text: at least 1 and not more than memory can hold; 0 when it is not one.
+// The number of floats in text: at least 1 and not more than memory can hold; 0
+// when it is not one.
 static size_t parse_count(const char *text)
 {
     char *end = NULL;
@@ -400,7 +452,10 @@ int main(int argc, char **argv)
     else
         n = 0;
     if (n == 0) {
-        fprintf(stderr, "usage: %s [n | --host [n] | --probe | --timed [n]]   (n: number of floats, at least 1)\n", argv[0]);
+        fprintf(stderr,
+                "usage: %s [n | --host [n] | --probe | --timed [n]]   "
+                "(n: number of floats, at least 1)\n",
+                argv[0]);
         return 2;
     }
     if (strcmp(mode, "--timed") == 0)

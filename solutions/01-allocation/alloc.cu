@@ -1,9 +1,13 @@
-// Lesson 01: allocate device memory, clear it, measure it, free it, and survive running out of it.
+// Lesson 01: allocate device memory, clear it, measure it, free it, and survive
+// running out of it.
 //
-//   alloc [n]      allocate n floats (default 1000000) on the device, reuse and check them, free them
-//   alloc --probe  ask the runtime what its edge cases return (zero bytes, NULL, double free, ...)
+//   alloc [n]      allocate n floats (default 1000000) on the device, reuse and check
+//                  them, free them
+//   alloc --probe  ask the runtime what its edge cases return (zero bytes, NULL, double
+//                  free, ...)
 //
-// Exit status: 0 success, 1 a CUDA call failed (the out-of-memory contract), 2 a usage error.
+// Exit status: 0 success, 1 a CUDA call failed (the out-of-memory contract),
+// 2 a usage error.
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +19,13 @@
 #define THREADS 256
 
 // region: print-error
-// The out-of-memory contract's one line on stderr: which call failed, on how many bytes, and why.
+// The out-of-memory contract's one line on stderr: which call failed, on how
+// many bytes, and why.
 static void print_error(const char *call, size_t bytes, cudaError_t err)
 {
     if (bytes > 0)
-        fprintf(stderr, "error: %s of %zu bytes failed: %s\n", call, bytes, cudaGetErrorString(err));
+        fprintf(stderr, "error: %s of %zu bytes failed: %s\n", call, bytes,
+                cudaGetErrorString(err));
     else
         fprintf(stderr, "error: %s failed: %s\n", call, cudaGetErrorString(err));
 }
@@ -120,7 +126,8 @@ cleanup:
     // end region: cleanup
 }
 
-// Asks the runtime about its edge cases and prints what it answers (facts/gpu-facts.md has the H200's).
+// Asks the runtime about its edge cases and prints what it answers
+// (facts/gpu-facts.md has the H200's).
 static int probe(void)
 {
     void *p = NULL;
@@ -129,7 +136,8 @@ static int probe(void)
 
     // region: probe
     err = cudaMalloc(&p, 0);
-    printf("cudaMalloc(&p, 0): %s, p is %s\n", cudaGetErrorName(err), p == NULL ? "NULL" : "not NULL");
+    printf("cudaMalloc(&p, 0): %s, p is %s\n", cudaGetErrorName(err),
+           p == NULL ? "NULL" : "not NULL");
     answer("cudaFree(NULL)", cudaFree(NULL));
     answer("cudaMalloc(NULL, 16)", cudaMalloc(NULL, 16));
 
@@ -143,12 +151,15 @@ static int probe(void)
     p = NULL;
     answer("cudaFree of a host pointer", cudaFree(&on_host));
 
-    // A failed call also sets the last error; cudaGetLastError returns it once and clears it.
+    // A failed call also sets the last error; cudaGetLastError returns it
+    // once and clears it.
     err = cudaGetLastError();
-    printf("cudaGetLastError: %s, then %s\n", cudaGetErrorName(err), cudaGetErrorName(cudaGetLastError()));
+    printf("cudaGetLastError: %s, then %s\n", cudaGetErrorName(err),
+           cudaGetErrorName(cudaGetLastError()));
 
     err = cudaMalloc(&p, (size_t)1 << 50);
-    printf("cudaMalloc of 2^50 bytes: %s, p is %s\n", cudaGetErrorName(err), p == NULL ? "NULL" : "not NULL");
+    printf("cudaMalloc of 2^50 bytes: %s, p is %s\n", cudaGetErrorName(err),
+           p == NULL ? "NULL" : "not NULL");
     cudaGetLastError(); // out of memory is not sticky: clear it and carry on
     err = cudaMalloc(&p, 16);
     answer("cudaMalloc of 16 bytes after that", err);
@@ -166,8 +177,11 @@ int main(int argc, char **argv)
         return probe();
     if (argc == 2) {
         n = strtoull(argv[1], &end, 10);
-        if (*argv[1] == '\0' || *argv[1] == '-' || *end != '\0' || n == 0 || n > SIZE_MAX / sizeof(float)) {
-            fprintf(stderr, "usage: %s [n | --probe]   (n: number of floats, at least 1)\n", argv[0]);
+        if (*argv[1] == '\0' || *argv[1] == '-' || *end != '\0' || n == 0 ||
+            n > SIZE_MAX / sizeof(float)) {
+            fprintf(stderr,
+                    "usage: %s [n | --probe]   (n: number of floats, at least 1)\n",
+                    argv[0]);
             return 2;
         }
     } else if (argc > 2) {

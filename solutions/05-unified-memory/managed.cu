@@ -1,14 +1,17 @@
-// Lesson 05: unified (managed) memory: one pointer for the host and the device, where its pages live,
-// and what moving them costs.
+// Lesson 05: unified (managed) memory: one pointer for the host and the device, where its
+// pages live, and what moving them costs.
 //
-//   managed [n]          n floats (default 1000000): the host fills managed inputs, the GPU scales them
-//                        through a managed lookup table, the host checks the managed results
-//   managed --where      which kind of memory each of five pointers points to (cudaPointerGetAttributes)
+//   managed [n]          n floats (default 1000000): the host fills managed inputs, the
+//                        GPU scales them through a managed lookup table, the host checks
+//                        the managed results
+//   managed --where      which kind of memory each of five pointers points to
+//                        (cudaPointerGetAttributes)
 //   managed --probe      what allocation, prefetch and advice calls return at their edges
-//   managed --timed [n]  the same kernel on host-written managed data, first without a prefetch, then with
-//                        one (n floats, default 1 GiB of them)
+//   managed --timed [n]  the same kernel on host-written managed data, first without a
+//                        prefetch, then with one (n floats, default 1 GiB of them)
 //
-// Exit status: 0 success, 1 a CUDA call failed (the out-of-memory contract), 2 a usage error.
+// Exit status: 0 success, 1 a CUDA call failed (the out-of-memory contract),
+// 2 a usage error.
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,17 +21,20 @@
 #include "managed.cuh"
 
 #define THREADS 256
-#define TIMED_N ((size_t)1 << 28) // 2^28 floats: 1 GiB, far less than the H200's free memory
+#define TIMED_N ((size_t)1 << 28) // 2^28 floats: 1 GiB, far less than the H200's
+                                  // free memory
 
 // region: failed
-// The out-of-memory contract's one line on stderr: which call failed, on how many bytes, and why.
-// Returns 1 when err is an error, so that a call and its check fit in one condition.
+// The out-of-memory contract's one line on stderr: which call failed, on how many
+// bytes, and why. Returns 1 when err is an error, so that a call and its check fit
+// in one condition.
 static int failed(const char *call, size_t bytes, cudaError_t err)
 {
     if (err == cudaSuccess)
         return 0;
     if (bytes > 0)
-        fprintf(stderr, "error: %s of %zu bytes failed: %s\n", call, bytes, cudaGetErrorString(err));
+        fprintf(stderr, "error: %s of %zu bytes failed: %s\n", call, bytes,
+                cudaGetErrorString(err));
     else
         fprintf(stderr, "error: %s failed: %s\n", call, cudaGetErrorString(err));
     return 1;
@@ -36,13 +42,15 @@ static int failed(const char *call, size_t bytes, cudaError_t err)
 // end region: failed
 
 // region: location
-// CUDA 13 names a place with a cudaMemLocation; CUDA 12 took a device number (cudaCpuDeviceId for the
-// host), a form nvcc 13 no longer compiles. One helper keeps the program building with either.
+// CUDA 13 names a place with a cudaMemLocation; CUDA 12 took a device number
+// (cudaCpuDeviceId for the host), a form nvcc 13 no longer compiles. One helper keeps the
+// program building with either.
 static cudaError_t prefetch(const void *p, size_t bytes, int device, cudaStream_t stream)
 {
 #if CUDART_VERSION >= 13000
     struct cudaMemLocation to;
-    to.type = device == cudaCpuDeviceId ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;
+    to.type = device == cudaCpuDeviceId ? cudaMemLocationTypeHost :
+                                          cudaMemLocationTypeDevice;
     to.id = device == cudaCpuDeviceId ? 0 : device;
     return cudaMemPrefetchAsync(p, bytes, to, 0, stream);
 #else
@@ -50,11 +58,13 @@ static cudaError_t prefetch(const void *p, size_t bytes, int device, cudaStream_
 #endif
 }
 
-static cudaError_t advise(const void *p, size_t bytes, enum cudaMemoryAdvise advice, int device)
+static cudaError_t advise(const void *p, size_t bytes, enum cudaMemoryAdvise advice,
+                          int device)
 {
 #if CUDART_VERSION >= 13000
     struct cudaMemLocation at;
-    at.type = device == cudaCpuDeviceId ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;
+    at.type = device == cudaCpuDeviceId ? cudaMemLocationTypeHost :
+                                          cudaMemLocationTypeDevice;
     at.id = device == cudaCpuDeviceId ? 0 : device;
     return cudaMemAdvise(p, bytes, advice, at);
 #else
@@ -64,9 +74,10 @@ static cudaError_t advise(const void *p, size_t bytes, enum cudaMemoryAdvise adv
 // end region: location
 
 // region: fits
-// Managed memory may be asked for beyond the device's free memory (over-subscribed: pages are evicted to
-// the host as the GPU touches more), and on a GPU machine that can stall the whole device, not only this
-// program. So ask first: do count buffers of bytes each fit in what is free?
+// Managed memory may be asked for beyond the device's free memory (over-subscribed: pages
+// are evicted to the host as the GPU touches more), and on a GPU machine that can stall
+// the whole device, not only this program. So ask first: do count buffers of bytes each
+// fit in what is free?
 static int fits_on_device(size_t bytes, size_t count)
 {
     size_t free_bytes = 0, total_bytes = 0;
@@ -74,8 +85,9 @@ static int fits_on_device(size_t bytes, size_t count)
         return 0;
     if (bytes <= free_bytes / count)
         return 1;
-    fprintf(stderr, "error: cudaMallocManaged of %zu bytes failed (%zu such buffers, %zu bytes free): %s\n", bytes,
-            count, free_bytes, cudaGetErrorString(cudaErrorMemoryAllocation));
+    fprintf(stderr, "error: cudaMallocManaged of %zu bytes failed "
+                    "(%zu such buffers, %zu bytes free): %s\n",
+            bytes, count, free_bytes, cudaGetErrorString(cudaErrorMemoryAllocation));
     return 0;
 }
 // end region: fits
@@ -87,12 +99,15 @@ static float expected_at(const float *in, const float *table, size_t n, size_t i
     return in[i] * table[i % TABLE_SIZE] + in[j] * table[j % TABLE_SIZE];
 }
 
-// The inputs come from the host, written straight into managed memory, the results go back to it.
+// The inputs come from the host, written straight into managed memory, the
+// results go back to it.
 static int run(size_t n)
 {
     // region: declarations
-    float *d_scaled = NULL;                       // n floats only the GPU touches: plain device memory
-    float *in = NULL, *table = NULL, *out = NULL; // managed: the host writes in and table, reads out
+    float *d_scaled = NULL;                       // n floats only the GPU touches: plain
+                                                  // device memory
+    float *in = NULL, *table = NULL, *out = NULL; // managed: the host writes in and
+                                                  // table, reads out
     cudaStream_t stream = NULL;
     size_t bytes = n * sizeof(float), table_bytes = TABLE_SIZE * sizeof(float), good = 0;
     double sum = 0.0;
@@ -100,14 +115,18 @@ static int run(size_t n)
     // end region: declarations
 
     // region: allocate
-    // What only the GPU reads and writes needs no managed pages: cudaMalloc, asked first, so that a size
-    // the device cannot hold fails there (managed memory may be over-subscribed, and touching more than
-    // the device has can stall the whole GPU).
-    if (failed("cudaMalloc", bytes, cudaMalloc((void **)&d_scaled, bytes)) || !fits_on_device(bytes, 2))
+    // What only the GPU reads and writes needs no managed pages: cudaMalloc, asked first,
+    // so that a size the device cannot hold fails there (managed memory may be
+    // over-subscribed, and touching more than the device has can stall the whole GPU).
+    if (failed("cudaMalloc", bytes, cudaMalloc((void **)&d_scaled, bytes)) ||
+        !fits_on_device(bytes, 2))
         goto cleanup;
-    if (failed("cudaMallocManaged", bytes, cudaMallocManaged((void **)&in, bytes, cudaMemAttachGlobal)) ||
-        failed("cudaMallocManaged", table_bytes, cudaMallocManaged((void **)&table, table_bytes, cudaMemAttachGlobal)) ||
-        failed("cudaMallocManaged", bytes, cudaMallocManaged((void **)&out, bytes, cudaMemAttachGlobal)))
+    if (failed("cudaMallocManaged", bytes,
+               cudaMallocManaged((void **)&in, bytes, cudaMemAttachGlobal)) ||
+        failed("cudaMallocManaged", table_bytes,
+               cudaMallocManaged((void **)&table, table_bytes, cudaMemAttachGlobal)) ||
+        failed("cudaMallocManaged", bytes,
+               cudaMallocManaged((void **)&out, bytes, cudaMemAttachGlobal)))
         goto cleanup;
     if (failed("cudaStreamCreate", 0, cudaStreamCreate(&stream)))
         goto cleanup;
@@ -120,33 +139,39 @@ static int run(size_t n)
         table[j] = (float)(j % 5);
 
     // region: advise
-    // The GPU only reads the table: each processor that reads it may keep a copy of its own. Never give
-    // this advice for data a kernel writes: every write invalidates all the copies.
-    if (failed("cudaMemAdvise", table_bytes, advise(table, table_bytes, cudaMemAdviseSetReadMostly, 0)))
+    // The GPU only reads the table: each processor that reads it may keep a copy of
+    // its own. Never give this advice for data a kernel writes: every write
+    // invalidates all the copies.
+    if (failed("cudaMemAdvise", table_bytes,
+               advise(table, table_bytes, cudaMemAdviseSetReadMostly, 0)))
         goto cleanup;
     // end region: advise
 
     // region: prefetch-in
-    // Move the inputs in bulk, in stream order before the kernels, rather than page by page as the
-    // kernels fault on them.
+    // Move the inputs in bulk, in stream order before the kernels, rather than page by
+    // page as the kernels fault on them.
     if (failed("cudaMemPrefetchAsync", bytes, prefetch(in, bytes, 0, stream)) ||
-        failed("cudaMemPrefetchAsync", table_bytes, prefetch(table, table_bytes, 0, stream)))
+        failed("cudaMemPrefetchAsync", table_bytes,
+               prefetch(table, table_bytes, 0, stream)))
         goto cleanup;
     // end region: prefetch-in
 
-    scale_by_table<<<managed_blocks(n, THREADS), THREADS, 0, stream>>>(in, table, d_scaled, n);
+    scale_by_table<<<managed_blocks(n, THREADS), THREADS, 0, stream>>>(in, table,
+                                                                       d_scaled, n);
     mirror_sum<<<managed_blocks(n, THREADS), THREADS, 0, stream>>>(d_scaled, out, n);
     if (failed("kernel launch", 0, cudaGetLastError()))
         goto cleanup;
 
     // region: prefetch-out
     // The results go to the host, queued behind the kernel that writes them.
-    if (failed("cudaMemPrefetchAsync", bytes, prefetch(out, bytes, cudaCpuDeviceId, stream)))
+    if (failed("cudaMemPrefetchAsync", bytes,
+               prefetch(out, bytes, cudaCpuDeviceId, stream)))
         goto cleanup;
     // end region: prefetch-out
 
     // region: wait
-    // One pointer does not mean one moment: the host may read out only once the stream has finished.
+    // One pointer does not mean one moment: the host may read out only once the
+    // stream has finished.
     if (failed("cudaStreamSynchronize", 0, cudaStreamSynchronize(stream)))
         goto cleanup;
     // end region: wait
@@ -157,11 +182,13 @@ static int run(size_t n)
     }
     printf("results checked on the host: %zu of %zu as expected\n", good, n);
     printf("sum of the results: %.0f\n", sum);
-    status = 0; // wrong results are reported above: exit status 1 means a CUDA call failed
+    // Wrong results are reported above: exit status 1 means a CUDA call failed.
+    status = 0;
 
     // region: cleanup
 cleanup:
-    // Managed memory is released with cudaFree, like device memory (cudaFreeHost refuses it).
+    // Managed memory is released with cudaFree, like device memory
+    // (cudaFreeHost refuses it).
     if (stream)
         cudaStreamDestroy(stream);
     cudaFree(out);
@@ -201,7 +228,8 @@ static int where(void)
     float *managed = NULL, *device = NULL, *pinned = NULL, *pageable = NULL;
     int status = 1;
 
-    if (failed("cudaMallocManaged", 64, cudaMallocManaged((void **)&managed, 64, cudaMemAttachGlobal)) ||
+    if (failed("cudaMallocManaged", 64,
+               cudaMallocManaged((void **)&managed, 64, cudaMemAttachGlobal)) ||
         failed("cudaMalloc", 64, cudaMalloc((void **)&device, 64)) ||
         failed("cudaMallocHost", 64, cudaMallocHost((void **)&pinned, 64)))
         goto cleanup;
@@ -211,8 +239,8 @@ static int where(void)
         goto cleanup;
     }
     if (describe("managed pointer", managed) || describe("device pointer", device) ||
-        describe("inside the device buffer", device + 1) || describe("pinned pointer", pinned) ||
-        describe("pageable pointer", pageable))
+        describe("inside the device buffer", device + 1) ||
+        describe("pinned pointer", pinned) || describe("pageable pointer", pageable))
         goto cleanup;
     status = 0;
 
@@ -238,22 +266,27 @@ static int probe(void)
     cudaError_t err;
     int status = 1;
 
-    if (failed("cudaMallocManaged", 4096, cudaMallocManaged((void **)&m, 4096, cudaMemAttachGlobal)) ||
+    if (failed("cudaMallocManaged", 4096,
+               cudaMallocManaged((void **)&m, 4096, cudaMemAttachGlobal)) ||
         failed("cudaMalloc", 4096, cudaMalloc((void **)&d, 4096)))
         goto cleanup;
     // region: probe
     err = cudaMallocManaged(&p, 0, cudaMemAttachGlobal);
-    printf("cudaMallocManaged of 0 bytes: %s, p is %s\n", cudaGetErrorName(err), p == NULL ? "NULL" : "not NULL");
+    printf("cudaMallocManaged of 0 bytes: %s, p is %s\n", cudaGetErrorName(err),
+           p == NULL ? "NULL" : "not NULL");
     answer("cudaMallocManaged with flags 4", cudaMallocManaged(&p, 16, 4));
     answer("prefetch of the whole buffer to device 0", prefetch(m, 4096, 0, 0));
     answer("prefetch of one byte past its end", prefetch(m, 4097, 0, 0));
     answer("prefetch to device 99", prefetch(m, 4096, 99, 0));
     answer("prefetch of cudaMalloc memory", prefetch(d, 4096, 0, 0));
-    answer("ReadMostly advice on cudaMalloc memory", advise(d, 4096, cudaMemAdviseSetReadMostly, 0));
+    answer("ReadMostly advice on cudaMalloc memory",
+           advise(d, 4096, cudaMemAdviseSetReadMostly, 0));
     answer("cudaFreeHost of managed memory", cudaFreeHost(m));
-    // Each failed call also set the last error; cudaGetLastError returns it once and clears it.
+    // Each failed call also set the last error; cudaGetLastError returns it
+    // once and clears it.
     err = cudaGetLastError();
-    printf("cudaGetLastError: %s, then %s\n", cudaGetErrorName(err), cudaGetErrorName(cudaGetLastError()));
+    printf("cudaGetLastError: %s, then %s\n", cudaGetErrorName(err),
+           cudaGetErrorName(cudaGetLastError()));
     // end region: probe
     status = 0;
 
@@ -263,28 +296,33 @@ cleanup:
     return status;
 }
 
-// Writes value into every element from the host: the pages of a managed buffer come back to the host.
+// Writes value into every element from the host: the pages of a managed buffer come
+// back to the host.
 static void host_fill(float *data, size_t n, float value)
 {
     for (size_t i = 0; i < n; i++)
         data[i] = value;
 }
 
-// Times add_one on n managed floats that the host has just written, from the start event to the stop
-// event; with prefetch_first, the pages are moved to the GPU in bulk first, inside the timing. Without
-// it, every page the kernel reaches faults and moves on demand. Returns 1 when a call failed.
-static int time_first_touch(float *data, size_t n, int prefetch_first, cudaEvent_t start, cudaEvent_t stop, float *ms)
+// Times add_one on n managed floats that the host has just written, from the start event
+// to the stop event; with prefetch_first, the pages are moved to the GPU in bulk first,
+// inside the timing. Without it, every page the kernel reaches faults and moves on
+// demand. Returns 1 when a call failed.
+static int time_first_touch(float *data, size_t n, int prefetch_first, cudaEvent_t start,
+                            cudaEvent_t stop, float *ms)
 {
     size_t bytes = n * sizeof(float);
     host_fill(data, n, 1.0f); // the pages come back to the host
     if (failed("cudaEventRecord", 0, cudaEventRecord(start, 0)))
         return 1;
     // region: timed-prefetch
-    if (prefetch_first && failed("cudaMemPrefetchAsync", bytes, prefetch(data, bytes, 0, 0)))
+    if (prefetch_first &&
+        failed("cudaMemPrefetchAsync", bytes, prefetch(data, bytes, 0, 0)))
         return 1;
     // end region: timed-prefetch
     add_one<<<managed_blocks(n, THREADS), THREADS>>>(data, n);
-    return failed("kernel launch", 0, cudaGetLastError()) || failed("cudaEventRecord", 0, cudaEventRecord(stop, 0)) ||
+    return failed("kernel launch", 0, cudaGetLastError()) ||
+           failed("cudaEventRecord", 0, cudaEventRecord(stop, 0)) ||
            failed("cudaEventSynchronize", 0, cudaEventSynchronize(stop)) ||
            failed("cudaEventElapsedTime", 0, cudaEventElapsedTime(ms, start, stop));
 }
@@ -299,22 +337,27 @@ static int timed(size_t n)
     int status = 1;
 
     if (!fits_on_device(bytes, 1) ||
-        failed("cudaMallocManaged", bytes, cudaMallocManaged((void **)&data, bytes, cudaMemAttachGlobal)) ||
-        failed("cudaEventCreate", 0, cudaEventCreate(&start)) || failed("cudaEventCreate", 0, cudaEventCreate(&stop)))
+        failed("cudaMallocManaged", bytes,
+               cudaMallocManaged((void **)&data, bytes, cudaMemAttachGlobal)) ||
+        failed("cudaEventCreate", 0, cudaEventCreate(&start)) ||
+        failed("cudaEventCreate", 0, cudaEventCreate(&stop)))
         goto cleanup;
 
-    // The first launch of a kernel loads its code onto the GPU: do it once on nothing, untimed.
+    // The first launch of a kernel loads its code onto the GPU: do it once on
+    // nothing, untimed.
     add_one<<<1, 1>>>(data, 0);
-    if (failed("kernel launch", 0, cudaGetLastError()) || failed("cudaDeviceSynchronize", 0, cudaDeviceSynchronize()))
+    if (failed("kernel launch", 0, cudaGetLastError()) ||
+        failed("cudaDeviceSynchronize", 0, cudaDeviceSynchronize()))
         goto cleanup;
-    if (time_first_touch(data, n, 0, start, stop, &first_ms) || time_first_touch(data, n, 1, start, stop, &prefetched_ms))
+    if (time_first_touch(data, n, 0, start, stop, &first_ms) ||
+        time_first_touch(data, n, 1, start, stop, &prefetched_ms))
         goto cleanup;
 
     for (size_t i = 0; i < n; i++)
         good += data[i] == 2.0f;
     printf("timed data checked: %s\n", good == n ? "yes" : "no");
-    printf("first touch: %.2f ms, prefetched: %.2f ms, speed-up: %.2fx\n", first_ms, prefetched_ms,
-           prefetched_ms > 0.0f ? first_ms / prefetched_ms : 0.0f);
+    printf("first touch: %.2f ms, prefetched: %.2f ms, speed-up: %.2fx\n", first_ms,
+           prefetched_ms, prefetched_ms > 0.0f ? first_ms / prefetched_ms : 0.0f);
     status = 0;
 
 cleanup:
@@ -326,7 +369,8 @@ cleanup:
     return status;
 }
 
-// The number of floats in text: at least 1 and not more than memory can hold; 0 when it is not one.
+// The number of floats in text: at least 1 and not more than memory can hold; 0
+// when it is not one.
 static size_t parse_count(const char *text)
 {
     char *end = NULL;
@@ -352,7 +396,10 @@ int main(int argc, char **argv)
         n = 0;
     }
     if (n == 0) {
-        fprintf(stderr, "usage: %s [n | --where | --probe | --timed [n]]   (n: number of floats, at least 1)\n", argv[0]);
+        fprintf(stderr,
+                "usage: %s [n | --where | --probe | --timed [n]]   "
+                "(n: number of floats, at least 1)\n",
+                argv[0]);
         return 2;
     }
     return argc >= 2 && strcmp(argv[1], "--timed") == 0 ? timed(n) : run(n);
