@@ -14,13 +14,12 @@ setup() {
 # The calls the TODOs add: the device query and the start-up check. The leak step and the failure sweep grade
 # how the work is done, so they need it done.
 LESSON_WORK="cudaDeviceGetAttribute|cudaGetDeviceProperties=1 cudaFuncGetAttributes=1 cudaGetDeviceCount=1"
-TOOLCHAIN=$WB_ROOT/kernels/toolchain.cuh
 
 run_chosen() { run_program --name "run-$(chosen_n)" -- "$(chosen_n)"; }
 
 # fix NAME: the words the lesson's program and `make doctor` give for NAME (FIX_NO_DRIVER, ...), from their
 # one source.
-fix() { sed -n "s/^#define $1 \"\\(.*\\)\"\$/\\1/p" "$TOOLCHAIN"; }
+fix() { toolchain_fix "$1"; }
 
 # The sum the run must print: out[i] = 2 (i % 1000) + 1, computed here from n alone.
 expected_sum() { awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) s += 2 * (i % 1000) + 1; printf "%.0f\n", s }'; }

@@ -9,13 +9,19 @@
 // region: fixes
 // 35 cudaErrorInsufficientDriver: no NVIDIA driver, or one older than the CUDA runtime
 // the program was built with
-#define FIX_NO_DRIVER "install the NVIDIA driver, or update it to one at least as new as the CUDA toolkit: make doctor shows both versions"
+#define FIX_NO_DRIVER                                                                    \
+    "install the NVIDIA driver, or update it to one at least as new as the "             \
+    "CUDA toolkit: make doctor shows both versions"
 // 100 cudaErrorNoDevice: no GPU, or CUDA_VISIBLE_DEVICES hides it
-#define FIX_NO_DEVICE "check that nvidia-smi lists a GPU, and that CUDA_VISIBLE_DEVICES is unset or names one of its GPUs"
+#define FIX_NO_DEVICE                                                                    \
+    "check that nvidia-smi lists a GPU, and that CUDA_VISIBLE_DEVICES is unset "         \
+    "or names one of its GPUs"
 // 209 cudaErrorNoKernelImageForDevice: the build has neither code for this GPU nor PTX
 // the driver can compile for it (a printf format: the GPU's major and minor compute
 // capability, twice)
-#define FIX_NO_KERNEL_IMAGE "rebuild for this GPU with nvcc -arch=native, or -arch=sm_%d%d for its compute capability %d.%d"
+#define FIX_NO_KERNEL_IMAGE                                                              \
+    "rebuild for this GPU with nvcc -arch=native, or -arch=sm_%d%d for its "             \
+    "compute capability %d.%d"
 // end region: fixes
 
 // out[i] = 2 in[i] + 1 for the n floats, grid-stride.

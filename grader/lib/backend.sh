@@ -67,3 +67,14 @@ backend_choose() {
   command -v "$WB_NVCC" >/dev/null 2>&1 || WB_NVCC=""
   export WB_BACKEND WB_BACKEND_WHY WB_SKIP_WHY WB_DEVICE WB_NVCC WB_ARCH WB_SANITIZER
 }
+
+# toolchain_fix NAME: the words lesson 00's program prints for NAME (FIX_NO_DRIVER, FIX_NO_DEVICE,
+# FIX_NO_KERNEL_IMAGE), read from their one source, kernels/toolchain.cuh: the #define's string literals,
+# over its continuation lines, joined as the compiler joins them.
+toolchain_fix() {
+  awk -v name="$1" '
+    !on && $1 == "#define" && $2 == name { on = 1 }
+    on { line = $0; more = sub(/\\[[:space:]]*$/, "", line)
+         while (match(line, /"([^"\\]|\\.)*"/)) { text = text substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH) }
+         if (!more) { print text; exit } }' "$WB_ROOT/kernels/toolchain.cuh"
+}
