@@ -1,7 +1,7 @@
 // Injected by book/test.sh into a copy of a page that headless Chromium loads: measures the layout as laid out,
 // then appends a report that `chromium --dump-dom` shows. One line per finding:
 //   listings N / too-wide I W>C / outside I / image SRC WIDTH NATURAL / broken-image SRC / copy-buttons N /
-//   contents open|closed HEIGHT / results N
+//   contents open|closed HEIGHT / wrapped-lines N / results N
 "use strict";
 window.addEventListener("load", function () {
   setTimeout(function () {
@@ -14,6 +14,13 @@ window.addEventListener("load", function () {
       var box = pre.getBoundingClientRect();
       if (box.right > column.right + 1 || box.right > window.innerWidth) lines.push("outside " + i + " " + Math.round(box.right));
     });
+    // Wrapped: a listing's line (Pandoc gives each its span) taller than one line of its listing.
+    var wrapped = 0;
+    document.querySelectorAll("main pre > code.sourceCode > span").forEach(function (line) {
+      var height = parseFloat(getComputedStyle(line.closest("pre")).lineHeight);
+      if (height > 0 && line.getBoundingClientRect().height > 1.5 * height) wrapped++;
+    });
+    lines.push("wrapped-lines " + wrapped);
     if (document.documentElement.scrollWidth > window.innerWidth + 1) lines.push("page-too-wide " + document.documentElement.scrollWidth);
     document.querySelectorAll("main img").forEach(function (img) {
       var src = img.getAttribute("src").slice(0, 80);

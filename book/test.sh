@@ -257,6 +257,9 @@ expect_layout() {
       # Figures drawn 720 px wide with 12 px text: shown at 600 px or more, their text stays 10 px or more.
       readable) small=$(awk '$1 == "image" && $4 > 0 && $3 / $4 < 600 / 720 { print $2 " at " $3 " of " $4 " px" }' "$report")
         [ -z "$small" ] || { fail "$name" "expected: figures shown at 600/720 of their size or more" "happened: $small"; return; } ;;
+      # No line of a listing wraps: lesson code is at most 90 columns, and its listings are as wide.
+      nowrap) [ "$(sed -n 's/^wrapped-lines //p' "$report")" = 0 ] ||
+        { fail "$name" "expected: no listing line wrapped" "happened: $(grep '^wrapped-lines ' "$report")"; return; } ;;
       contents-open | contents-closed) grep -q "^contents ${want#contents-} " "$report" ||
         { fail "$name" "expected: the contents ${want#contents-}" "happened: $(grep '^contents ' "$report" || echo "no contents")"; return; } ;;
     esac
@@ -524,7 +527,7 @@ test_browser() {
     return
   fi
   layout_report "$out/workbook.html" 1280 >"$report"
-  expect_layout "no listing of the book scrolls sideways or leaves its column, 1280 px wide" "$report" copy
+  expect_layout "no listing of the book scrolls sideways, leaves its column or wraps a line, 1280 px wide" "$report" copy nowrap
   layout_report "$out/workbook.html" 700 >"$report"
   expect_layout "no listing of the book scrolls sideways or leaves its column, 700 px wide" "$report"
   # The first chapter with a figure and a listing; the fixture book has one when no lesson does yet.
