@@ -376,7 +376,14 @@ cause_of_run() {
          echo "a CUDA call got a NULL device pointer: the program has not allocated anything yet (the allocation step comes first)"
        elif first_failed_call >/dev/null; then
          # Named by its place, so that a later step failing on the same code waits for this one (report.sh).
-         printf 'the first CUDA call that failed: %s; the program'"'"'s own error message above says what it was for\n' "$(call_site_text "$(first_failed_call)")"
+         local failed null
+         failed=$(first_failed_call)
+         null=$(cut -f7 <<<"$failed" | grep -oE '(^| )(dst|src|ptr|devPtr)=null( |$)' | head -n 1 | tr -d ' ')
+         if [ -n "$null" ] && [ "$(call_field "$failed" status)" = 1 ]; then
+           printf 'the first CUDA call that failed: %s, given a NULL pointer (%s): the buffer it names is not allocated yet (a TODO that allocates it), or its allocation failed unchecked\n' "$(call_site_text "$failed")" "$null"
+         else
+           printf 'the first CUDA call that failed: %s; the program'"'"'s own error message above says what it was for\n' "$(call_site_text "$failed")"
+         fi
        elif [ -s "$RUN_DIR/stderr" ]; then
          echo "read the program's own error message above"
        else
