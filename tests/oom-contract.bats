@@ -151,9 +151,10 @@ report() {
   local dir
   dir=$(submission_from 06-pitched-memory solutions)
   # The question about a NULL pitch pointer asked with a cudaMalloc: unchecked, as a question's call is.
-  sed -i 's|answer("cudaMallocPitch with a NULL pitch pointer", cudaMallocPitch((void \*\*)&other, NULL, 256, 4));|answer("cudaMallocPitch with a NULL pitch pointer", cudaMalloc((void **)\&other, 1024));|' \
+  sed -i 's|^\( *\)cudaMallocPitch((void \*\*)&other, NULL, 256, 4));|\1cudaMalloc((void **)\&other, 1024));|' \
     "$dir/06-pitched-memory/pitched.cu"
-  grep -q 'NULL pitch pointer", cudaMalloc(' "$dir/06-pitched-memory/pitched.cu" || fail "the question was not rewritten"
+  grep -A1 'NULL pitch pointer",' "$dir/06-pitched-memory/pitched.cu" | grep -q 'cudaMalloc((void \*\*)&other, 1024));' ||
+    fail "the question was not rewritten"
   grade 06-pitched-memory "$dir" --steps "8 11"
   assert_equal "$(step_status 8)" failed
   assert_equal "$(step_status 11)" passed
