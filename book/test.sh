@@ -519,6 +519,48 @@ test_pdf() {
   else fail "no line of the PDF is a lone backslash: continued macros print whole" "happened: $lone such lines"; fi
 }
 
+# Every figure's text inside its drawing (a title running past the right edge is cut off in every format):
+# each SVG of OUT/figures/ loaded in a frame of its own (its own styles), each text's box against its viewBox.
+test_figure_text() {
+  local out=$1 page f report
+  page=$out/figures/.text-check.html
+  {
+    echo '<!DOCTYPE html><html><body>'
+    for f in "$out"/figures/*.svg; do printf '<iframe src="%s" width="760" height="420"></iframe>\n' "$(basename "$f")"; done
+    cat <<'CHECK'
+<script>
+window.addEventListener("load", function () {
+  var lines = [], checked = 0;
+  document.querySelectorAll("iframe").forEach(function (frame) {
+    var svg = frame.contentDocument && frame.contentDocument.documentElement, box;
+    if (!svg || !svg.viewBox) return;
+    box = svg.viewBox.baseVal;
+    checked++;
+    svg.querySelectorAll("text").forEach(function (t) {
+      var b = t.getBBox();
+      if (b.x < box.x - 1 || b.x + b.width > box.x + box.width + 1)
+        lines.push(frame.getAttribute("src") + ": \"" + t.textContent.slice(0, 60) + "\" reaches " + Math.round(b.x + b.width) + " of " + box.width);
+    });
+  });
+  var pre = document.createElement("pre");
+  pre.id = "layout-report";
+  pre.textContent = "\nchecked " + checked + "\n" + lines.join("\n") + "\n";
+  document.body.appendChild(pre);
+});
+</script></body></html>
+CHECK
+  } >"$page"
+  report=$(chromium_run --window-size=1280,900 --dump-dom "file://$page" | sed -n '/id="layout-report"/,/<\/pre>/p' | sed '1d;$d')
+  rm -f "$page"
+  if [ "$(sed -n 's/^checked //p' <<<"$report")" != "$(find "$out/figures" -name '*.svg' | grep -c .)" ]; then
+    fail "every figure's text stays inside its drawing" "happened: not every figure was measured: $(head -n 1 <<<"$report")"
+  elif grep -q ' reaches ' <<<"$report"; then
+    fail "every figure's text stays inside its drawing" "happened: $(grep ' reaches ' <<<"$report" | head -n 3 | tr '\n' ' ')"
+  else
+    pass "every figure's text stays inside its drawing ($(sed -n 's/^checked //p' <<<"$report") figures)"
+  fi
+}
+
 # The layout as Chromium lays it out, and the screenshots a person looks at.
 test_browser() {
   local out=$1 page chapter="" report=$TMP/layout
@@ -526,6 +568,7 @@ test_browser() {
     skip "layout and screenshots: chromium is not installed (apt-get install chromium)"
     return
   fi
+  test_figure_text "$out"
   layout_report "$out/workbook.html" 1280 >"$report"
   expect_layout "no listing of the book scrolls sideways, leaves its column or wraps a line, 1280 px wide" "$report" copy nowrap
   layout_report "$out/workbook.html" 700 >"$report"
