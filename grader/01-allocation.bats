@@ -45,7 +45,7 @@ data_buffer() {
     esac
     # A run this ended early is this step's finding: the steps that need it to end wait for this one. One
     # stopped (a crash, a time-out) is explained by how it stopped, not by the sizes it had asked for.
-    [ "$RUN_NORMAL" = 1 ] && [ "$RUN_STATUS" -eq 0 ] || ended_badly 0 "" --record
+    ended_badly 0 "" --record
     [ "$RUN_NORMAL" = 1 ] || why=$(cause_of_run)
     fail "$(printf 'expected: with n = %s, a cudaMalloc of %s bytes that succeeds\nhappened: the program %s; its cudaMalloc calls:\n%s\nusual cause: %s' \
       "$1" "$bytes" "$RUN_HOW" "$(calls_of cudaMalloc)" "$why")" || return 1

@@ -433,8 +433,9 @@ expect_exit() {
 # graded on it: it is skipped, "needs the run to end first", WHY saying what it needed, and names the step
 # that shows the ending. It does not say that step's work is wrong: the mistake may be in any step's code.
 # --only-after: only skip, never record (the caller's failure is not about how the run ended).
-# --record: only record, never skip (a step failing on the run in a command substitution, where a skip
-# would end only the subshell: lesson 01's data_buffer).
+# --record: only record, never skip, and only when the run did not end with WANT (a step failing on the run
+# in a command substitution, where a skip would end only the subshell: lesson 01's data_buffer; a step that
+# judged its own subject first and fails on it: its run's bad ending is then its to show).
 # A lesson's CALL_STEPS ("cudaMemPrefetchAsync:4 cudaMemAdvise:5") says which step grades each of the calls
 # the lesson teaches: a run that ended because such a call failed (its first failed call) is that step's
 # finding. An earlier step that sees the ending is skipped, "needs step N first", and records step N as
@@ -442,21 +443,21 @@ expect_exit() {
 ended_badly() {
   local want=$1 why=$2 step first first_run failed owner="" explained
   step=${BATS_TEST_DESCRIPTION%%:*} step=${step#step }
+  if [ "${3:-}" = --record ] && [ "$RUN_NORMAL" = 1 ] && [ "$RUN_STATUS" -eq "$want" ]; then return 0; fi
   # (a status of 700 and up is a kernel's fault that surfaced at the call: not the call's own mistake)
   if [ ! -f "$WB_WORK/ended-badly" ] && [ -z "${3:-}" ] && [ -n "${CALL_STEPS:-}" ] && failed=$(first_failed_call) &&
     [ "$(call_field "$failed" status)" -lt 700 ]; then
     [[ " $CALL_STEPS " =~ \ $(call_field "$failed" fn):([0-9]+)\  ]] && owner=${BASH_REMATCH[1]}
     if [ -n "$owner" ] && [ "$owner" -gt "$step" ]; then
-      printf '%s %s\n%s\n' "$owner" "$want" "$RUN_DIR" >"$WB_WORK/ended-badly"
+      record_ending "$owner" "$want"
       skip "needs step $owner first: the run ended after $(call_site_text "$failed") returned $(call_field "$failed" status) ($(error_string "$(call_field "$failed" status)" "$(call_field "$failed" fn)")); step $owner grades that call"
     fi
   fi
   # Where no step has shown this run's ending yet, another step's check may explain it (ending_explained).
   if [ -z "${3:-}" ] && { [ ! -f "$WB_WORK/ended-badly" ] || ! cmp -s "$(sed -n 2p "$WB_WORK/ended-badly")/args" "$RUN_DIR/args"; } &&
     explained=$(ending_explained "$step") && [ -n "$explained" ]; then
-    [ -f "$WB_WORK/ended-badly" ] || printf '%s %s\n%s\n' "${explained%%:*}" "$want" "$RUN_DIR" >"$WB_WORK/ended-badly"
-    explained=${explained/:step /:the run $RUN_HOW, and step }
-    skip "needs step ${explained%%:*} first: ${explained#*:}"
+    [ -f "$WB_WORK/ended-badly" ] || record_ending "${explained%%:*}" "$want"
+    skip "needs step ${explained%%:*} first: the run $RUN_HOW; ${explained#*:}"
   fi
   if [ -f "$WB_WORK/ended-badly" ]; then
     [ "${3:-}" != --record ] || return 0
@@ -464,9 +465,13 @@ ended_badly() {
     [ "$first" = "$step $want" ] || ! cmp -s "$first_run/args" "$RUN_DIR/args" ||
       skip "needs the run to end first: $why; step ${first% *} shows how it ended and the program's own error (fix what makes it end so, whichever step's work that is)"
   elif [ "${3:-}" != --only-after ]; then
-    printf '%s %s\n%s\n' "$step" "$want" "$RUN_DIR" >"$WB_WORK/ended-badly"
+    record_ending "$step" "$want"
   fi
 }
+
+# record_ending STEP WANT: the grading's record that the last run did not end with WANT, and that step STEP
+# shows why (ended_badly reads it for every later step).
+record_ending() { printf '%s %s\n%s\n' "$1" "$2" "$RUN_DIR" >"$WB_WORK/ended-badly"; }
 
 # ending_explained STEP [--checks-only]: why the last run ended badly, as another step than STEP finds it from
 # the record, printed "OWNER:REASON"; nothing when none does (a step before STEP has then failed on it, or
@@ -485,7 +490,7 @@ ending_explained() {
   [ "${2:-}" != --checks-only ] && [ -n "${MEMCHECK_STEP:-}" ] && [ "$MEMCHECK_STEP" != "$step" ] && failed=$(first_failed_call) &&
     [ "$(call_field "$failed" status)" -ge 700 ] && accesses=$(memcheck_accesses) && [ "${accesses:-0}" -gt 0 ] ||
     return 0
-  echo "$MEMCHECK_STEP:the run ended after $(call_site_text "$failed") returned $(call_field "$failed" status) ($(error_string "$(call_field "$failed" status)")), a kernel's fault, and the memory checker finds $accesses access(es) outside an allocation; step $MEMCHECK_STEP says where"
+  echo "$MEMCHECK_STEP:$(call_site_text "$failed") returned $(call_field "$failed" status) ($(error_string "$(call_field "$failed" status)")), a kernel's fault, and the memory checker finds $accesses access(es) outside an allocation; step $MEMCHECK_STEP says where"
 }
 
 # expect_line PREFIX EXPECTED_FILE CAUSE: the run printed the expected file's line that starts with PREFIX.
