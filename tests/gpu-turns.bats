@@ -63,6 +63,12 @@ overlaps() {
   [ "$SECONDS" -lt 5 ]
 }
 
+@test "taking and giving a turn leaves the step's stderr as it was: its messages still reach the report" {
+  run bash -c '. "$1/grader/lib/gpu-turns.sh"; gpu_turn_take shared; echo "to stderr" >&2; gpu_turn_give; echo "again" >&2' _ "$WB_ROOT"
+  assert_output "to stderr
+again"
+}
+
 @test "each set of visible GPUs has its own lock" {
   . "$WB_ROOT/grader/lib/gpu-turns.sh"
   a=$(CUDA_VISIBLE_DEVICES=0 gpu_turn_files) b=$(CUDA_VISIBLE_DEVICES=1 gpu_turn_files)

@@ -23,7 +23,9 @@ gpu_turn_files() {
 # and -writable when missing), or returns 1.
 gpu_turn_open() {
   [ -e "$1" ] || (umask 0 && : >>"$1") 2>/dev/null
-  exec {WB_TURN_FD}<"$1" 2>/dev/null
+  # In braces: a redirection written on exec itself would stay, and 2>/dev/null there silenced every message
+  # the step printed after its first run (on a GPU, failed steps showed no reason).
+  { exec {WB_TURN_FD}<"$1"; } 2>/dev/null
 }
 
 # gpu_turn_take shared|alone: waits for the turn (at most WB_GPU_TURN_WAIT s, 900 by default: a queue of
