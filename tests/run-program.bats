@@ -113,3 +113,18 @@ fixture() {
   run_program --name same -- 5
   [ "$RUN_STATUS" = 5 ]
 }
+
+@test "a line printed for a call may be a later line of its statement, never a line with code of its own" {
+  # gcc 13 at -O2 gives a statement over several lines its first line only; a call's __LINE__ can be below it.
+  mkdir -p "$WB_WORK/build"
+  gcc -O2 -g -o "$WB_WORK/build/program" "$WB_ROOT/tests/fixtures/programs/statement-lines.c"
+  local f=statement-lines.c
+  same_line "$f:7" "$f:7"
+  same_line "$f:7" "$f:9"
+  run same_line "$f:7" "$f:10"
+  assert_failure
+  run same_line "$f:7" "$f:6"
+  assert_failure
+  run same_line "$f:7" "other.c:9"
+  assert_failure
+}
