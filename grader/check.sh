@@ -56,6 +56,7 @@ else
   ids=$(lesson_ids)
 fi
 backend_choose "$backend" || exit 2
+cpu_runtime_ready || exit 2
 mkdir -p "$WB_BUILD" "$results"
 results=$(cd "$results" && pwd)
 [ -z "$work" ] || { mkdir -p "$work" && work=$(cd "$work" && pwd); }

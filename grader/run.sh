@@ -13,6 +13,7 @@ export WB_ROOT
 id=$(lesson_resolve "$1") || exit 2
 shift
 backend_choose "${BACKEND:-auto}" || exit 2
+cpu_runtime_ready || exit 2
 out=$WB_BUILD/run/$id
 if ! build_program "$id" "$WB_ROOT/exercises/$id" "$out"; then
   cat "$out/compile.log" "$out/link.log" >&2

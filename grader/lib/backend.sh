@@ -23,6 +23,10 @@ device_query() {
   timeout 20 "$exe" 2>/dev/null || return 1
 }
 
+# cpu_runtime_ready: on the CPU backend, builds its runtime when missing or older than its sources (or copies
+# this machine's earlier build), saying so on stderr: inside a step's build the message would reach only the
+# build log, and a first grading would sit silent while it builds.
+cpu_runtime_ready() { [ "${WB_BACKEND:-}" != cpu ] || "$WB_NVCC" --ensure-runtime >/dev/null; }
 cpu_backend_ready() {
   [ -x "$WB_ROOT/cpu/bin/nvcc-cpu" ]
 }
