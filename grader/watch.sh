@@ -3,6 +3,7 @@
 # summary first (points, the first step not passed and its hint), then the full report.
 #   watch.sh LESSON [--submission DIR] [--max-runs N]
 # DIR/NN-slug/ holds the code (default exercises/); N: stop after N gradings (for tests).
+# A save while a grading runs stops that grading (its verdict would be stale) and grades the new files.
 # Stop it with Ctrl-C. It uses inotifywait when inotify-tools is installed, and looks once a second otherwise.
 set -uo pipefail
 WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,7 +26,9 @@ done
 dir=$submission/$id
 [ -d "$dir" ] || { echo "error: $dir is not a folder" >&2; exit 2; }
 report=$(mktemp)
-trap 'rm -f "$report"; echo; exit 0' INT TERM
+grading=""
+# Ctrl-C stops a grading in flight too (its whole process group: Bats, the build, the program's run).
+trap '[ -z "$grading" ] || kill -TERM -- "-$grading" 2>/dev/null; rm -f "$report"; echo; exit 0' INT TERM
 
 # What the files of the lesson look like now: a change of any of them starts a grading.
 state() { (cd "$dir" && stat -c '%n %Y %s' -- * 2>/dev/null); }
@@ -43,13 +46,36 @@ summary() {
   fi
 }
 
+# grade: grades the files as they are now, in a process group of its own; a save before it ends makes its
+# verdict stale, so it is stopped there (status 1) and the loop grades the new files at once.
+grade() {
+  setsid "$WB_ROOT/grader/check.sh" "$id" --submission "$submission" >"$report" 2>&1 &
+  grading=$!
+  while kill -0 "$grading" 2>/dev/null; do
+    if [ "$(state)" != "$last" ]; then
+      kill -TERM -- "-$grading" 2>/dev/null
+      wait "$grading" 2>/dev/null
+      grading=""
+      return 1
+    fi
+    sleep 0.3
+  done
+  wait "$grading" 2>/dev/null
+  grading=""
+  return 0
+}
+
 runs=0 last=""
 while :; do
   now=$(state)
   if [ "$now" != "$last" ]; then
     last=$now
     [ -t 1 ] && printf '\033[H\033[2J'
-    "$WB_ROOT/grader/check.sh" "$id" --submission "$submission" >"$report" 2>&1
+    printf 'grading %s/ ...\n' "$dir"
+    if ! grade; then
+      printf 'a file was saved while it was graded: grading the new version\n'
+      continue
+    fi
     summary
     printf '%s\n' "----------------------------------------------------------------------"
     cat "$report"

@@ -184,16 +184,23 @@ setup() {
 }
 
 @test "make watch grades when a file of the lesson is saved, with the summary first" {
-  local dir
+  local dir out watcher
   dir=$(submission_from 01-allocation exercises)
-  # Saved once the first grading has started: the watcher must grade again.
-  (sleep 2; echo "/* saved */" >>"$dir/01-allocation/alloc.cu") &
-  BACKEND=cpu run timeout 300 "$WB_ROOT/grader/watch.sh" 1 --submission "$dir" --max-runs 2
-  wait
-  assert_success
+  out=$BATS_TEST_TMPDIR/watch.out
+  BACKEND=cpu timeout 300 "$WB_ROOT/grader/watch.sh" 1 --submission "$dir" --max-runs 2 >"$out" 2>&1 &
+  watcher=$!
+  # Saved while the first grading runs: that grading stops, and the new version is graded at once.
+  timeout 120 bash -c 'until grep -q "^grading " "$1"; do sleep 0.1; done' _ "$out"
+  echo "/* saved */" >>"$dir/01-allocation/alloc.cu"
+  # Saved again once a grading has ended: the watcher grades again.
+  timeout 120 bash -c 'until grep -q "^watching " "$1"; do sleep 0.1; done' _ "$out"
+  echo "/* saved again */" >>"$dir/01-allocation/alloc.cu"
+  wait "$watcher"
+  run cat "$out"
+  assert_line 'a file was saved while it was graded: grading the new version'
   assert_line --regexp '^lesson 01: [0-9]+/8 steps passed'
   assert_line --regexp '^next: step [0-9]+: '
-  [ "$(grep -c '^lesson 01: ' <<<"$output")" -ge 4 ] || fail "expected two gradings (summary and report each): $output"
+  [ "$(grep -c '^lesson 01: ' <<<"$output")" = 4 ] || fail "expected two whole gradings (summary and report each): $output"
 }
 
 @test "make doctor names the backend auto picks" {
