@@ -3,8 +3,8 @@
 #   1. the trace: each lesson's reference solution built with the trace and run with its report on,
 #      against the same program built plainly; REPS runs of each, alternated, medians (target <= 1.2x);
 #   2. the sandbox: the same traced program run plainly and in the sandbox (grader/lib/sandbox.sh);
-#   3. grading: `make check` of each lesson's solution against its floor, the one compile plus the runs
-#      its steps make (each run's wall time, as run_program measured it);
+#   3. grading: `make check` of each lesson's solution against its floor, its compiles (one; three in lesson
+#      00) plus the runs its steps make (each run's wall time, as run_program measured it);
 #   4. the policy on lesson code (grader/policy/): each solution built with it and without (ALLOW=all),
 #      alternated, and the check's own time (build_program's policy-ms), medians.
 #   run.sh [LESSON...]   (default: every lesson; REPS=5)
@@ -76,8 +76,10 @@ for id in $ids; do
   "$WB_ROOT/grader/check.sh" "$id" --submission "$WB_ROOT/solutions" --backend "$WB_BACKEND" --work "$work/check-$id" \
     --results "$work/results" >/dev/null 2>&1 || true
   total=$(($(now_ms) - t))
-  # check.sh grades into WORK/LESSON/: the build, and one folder per run
-  floor=$(cat "$work/check-$id/$id/build/elapsed-ms" "$work/check-$id/$id"/runs/*/elapsed-ms 2>/dev/null |
+  # check.sh grades into WORK/LESSON/: the build (and lesson 00's builds for other architectures, in folders
+  # of their own beside it), and one folder per run
+  floor=$(cat "$work/check-$id/$id/build/elapsed-ms" "$work/check-$id/$id"/build/*/elapsed-ms \
+    "$work/check-$id/$id"/runs/*/elapsed-ms 2>/dev/null |
     awk '{ s += $1 } END { print s + 0 }' || true)
   runs=$(find "$work/check-$id/$id/runs" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)
   printf '%-22s %10.1f %10.1f %6.2fx %6s\n' "$id" "$(awk -v v="$floor" 'BEGIN { print v / 1000 }')" \
