@@ -2,6 +2,9 @@
    public names are macros for the _v2 entry points (cublasCreate is cublasCreate_v2). Link with -lcublas. */
 #ifndef CUDAWB_CUBLAS_V2_H
 #define CUDAWB_CUBLAS_V2_H
+/* cuBLAS's own guards (cublas_api.h's and cublas_v2.h's), which helper headers test */
+#define CUBLAS_API_H_
+#define CUBLAS_V2_H_
 #include "cuda_runtime.h"
 
 #define CUBLAS_VER_MAJOR 13

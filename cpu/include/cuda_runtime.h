@@ -1,6 +1,7 @@
 /* cuda_runtime.h: what nvcc makes visible to every .cu file (it force-includes this header), for the CPU backend. */
 #ifndef CUDAWB_CUDA_RUNTIME_H
 #define CUDAWB_CUDA_RUNTIME_H
+#define __CUDA_RUNTIME_H__ /* CUDA's own guard, which helper headers test */
 /* the C headers nvcc 13's own cuda_runtime.h pulls in, so code that compiles with nvcc compiles here */
 #include <assert.h>
 #include <limits.h>

@@ -1,6 +1,7 @@
 /* cuda_runtime_api.h: the CUDA 13 runtime API as implemented by the workbook's CPU backend (C++ only). */
 #ifndef CUDAWB_CUDA_RUNTIME_API_H
 #define CUDAWB_CUDA_RUNTIME_API_H
+#define __CUDA_RUNTIME_API_H__ /* CUDA's own guard, which helper headers test */
 #ifndef __cplusplus
 #error "the CPU backend's CUDA headers are C++: include them from .cu files (nvcc-cpu compiles .cu as C++)"
 #endif

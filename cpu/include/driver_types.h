@@ -1,6 +1,9 @@
 /* driver_types.h: CUDA 13 runtime types, enums and flags, written for the workbook's CPU backend. */
 #ifndef CUDAWB_DRIVER_TYPES_H
 #define CUDAWB_DRIVER_TYPES_H
+/* CUDA's own guard: code that tests it (cuda-samples' helper_cuda.h defines checkCudaErrors only then) sees
+   the runtime's types here too. */
+#define __DRIVER_TYPES_H__
 #include <stddef.h>
 
 #define CUDART_VERSION 13000
@@ -43,6 +46,12 @@ enum cudaDeviceAttr {
 #include "cudawb/device_attrs.def"
 #undef CUDAWB_DEVICE_ATTR
     cudaDevAttrMax
+};
+/* What cudaDevAttrComputeMode answers (CUDA 13 keeps it there, not in cudaDeviceProp): the CPU backend's device
+   is in the default mode, as the H200 was. */
+enum cudaComputeMode {
+    cudaComputeModeDefault = 0, cudaComputeModeExclusive = 1, cudaComputeModeProhibited = 2,
+    cudaComputeModeExclusiveProcess = 3
 };
 
 typedef struct CUstream_st *cudaStream_t;
@@ -199,6 +208,7 @@ struct cudaMemsetParams {
 #define cudaDeviceScheduleSpin 0x01
 #define cudaDeviceScheduleYield 0x02
 #define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceBlockingSync 0x04 /* its old name, deprecated but still in CUDA 13 */
 #define cudaDeviceMapHost 0x08
 #define cudaCpuDeviceId ((int)-1)
 #define cudaInvalidDeviceId ((int)-2)

@@ -17,9 +17,17 @@ static int classify(const void *p) {
 
 // The direction rules measured on the H200 (facts/gpu-facts.md "Copies"): the kind must match where the pointers
 // really are, except HostToHost and Default, which unified addressing lets go anywhere.
+// A copy of no bytes may name the end of an allocation, one past its last byte (cuda-samples' mergeSort copies
+// a last segment of 0 elements from okey + N, and runs on every GPU): such a pointer is on that allocation's side.
+static int classify_extent(const void *p, size_t extent) {
+    int side = classify(p);
+    if (side == DEAD_SIDE && extent == 0 && find((const char *)p - 1)) side = classify((const char *)p - 1);
+    return side;
+}
+
 static cudaError_t check_copy(void *dst, const void *src, size_t dext, size_t sext, int kind) {
     if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
-    int d = classify(dst), s = classify(src);
+    int d = classify_extent(dst, dext), s = classify_extent(src, sext);
     if ((d | s) & DEAD_SIDE) return cudaErrorInvalidValue;
     const int dev = DEVICE_SIDE | MANAGED_SIDE, host = HOST_SIDE | MANAGED_SIDE;
     if (kind == cudaMemcpyHostToDevice && (!(d & dev) || !(s & host))) return cudaErrorInvalidValue;

@@ -196,6 +196,13 @@ static inline float __uint_as_float(unsigned int i) { float x; memcpy(&x, &i, 4)
 static inline long long __double_as_longlong(double x) { long long i; memcpy(&i, &x, 8); return i; }
 static inline double __longlong_as_double(long long i) { double x; memcpy(&x, &i, 8); return x; }
 static inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+/* CUDA's integer minimum and maximum for the unsigned and 64-bit types (int's are std::min/max's): */
+static inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+static inline unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+static inline long long llmin(long long a, long long b) { return a < b ? a : b; }
+static inline long long llmax(long long a, long long b) { return a > b ? a : b; }
+static inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+static inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
 static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 static inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned int)x); }
 static inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
