@@ -1,0 +1,6 @@
+# filter.sed: what differs from run to run, or from machine to machine, in a sample's output, made the same on
+# both sides before the CPU backend's output is compared with the H200's (run.sh).
+# Lines that report a time, a rate or a clock: their numbers.
+/[Tt]ime\|[Ee]lapsed\|[Tt]hroughput\|[Pp]erformance\|[Bb]andwidth\|GB\/s\|MB\/s\|[GM][Ff]lop\|msec\|ms\b\|[Cc]lock\|[Ss]peed\|[Ss]peedup\|iterations while waiting/s/[0-9][0-9.eE+-]*/N/g
+# Addresses.
+s/0x[0-9a-fA-F]\{6,\}/0xADDR/g
