@@ -29,24 +29,44 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 [ "$backend" != cpu ] || "$cpu_dir/bin/nvcc-cpu" --ensure-runtime >/dev/null || exit 2
 
+# programs: the selected lines of programs.tsv, with tabs as another separator (read would merge the tabs
+# around an empty field, tab being white space).
+programs() {
+  tr '\t' '\037' <"$here/programs.tsv" | while IFS=$'\037' read -r name folder flags args limit; do
+    case $name in '' | '#'*) continue ;; esac
+    [ $# -eq 0 ] || [[ " $* " == *" $name "* ]] || continue
+    printf '%s\037%s\037%s\037%s\037%s\n' "$name" "$folder" "$flags" "$args" "$limit"
+  done
+}
+
+# build NAME FOLDER FLAGS: the program built as the samples' CMake builds it (extended lambdas, relocatable
+# device code for the dynamic-parallelism samples), its compiler's words in OUT/NAME.build.
+build() {
+  local src=$here/cuda-samples/Samples/$2
+  # shellcheck disable=SC2086 # FLAGS is words
+  "${compiler[@]}" -O2 --extended-lambda -rdc=true -I "$here/cuda-samples/Common" -I "$src" \
+    "$src"/*.cu "$src"/*.cpp $3 -o "$work/$1" >"$out/$1.build" 2>&1
+}
+export -f build
+export here out work
+export COMPILER="${compiler[*]}"
+
+# The builds side by side (nvcc takes seconds a program), then the runs one at a time (a GPU's, or the CPU
+# backend's threads, to each program alone).
+# shellcheck disable=SC2016 # the single-quoted words are expanded by the bash that xargs starts
+programs "$@" | cut -d $'\037' -f1-3 | tr '\037' '\n' |
+  xargs -d '\n' -n 3 -P "${JOBS:-$(nproc)}" bash -c 'read -r -a compiler <<<"$COMPILER"; shopt -s nullglob; build "$@"' build
+
 total=0 built=0 ended=0 recorded=0 same=0 slowest=0 slowest_name=""
 printf '%-26s %-8s %-12s %s\n' program build run "H200's output"
-# Tabs as another separator: read would merge the tabs around an empty field (IFS white space).
-while IFS=$'\037' read -r name folder flags args limit; do
-  case $name in '' | '#'*) continue ;; esac
-  [ $# -eq 0 ] || [[ " $* " == *" $name "* ]] || continue
+while IFS=$'\037' read -r name folder _ args limit; do
   total=$((total + 1))
-  src=$here/cuda-samples/Samples/$folder
-  # The samples' own CMake flags: extended lambdas, relocatable device code (the dynamic-parallelism samples).
-  # shellcheck disable=SC2206 # FLAGS is words
-  cmd=("${compiler[@]}" -O2 --extended-lambda -rdc=true -I "$here/cuda-samples/Common" -I "$src"
-    "$src"/*.cu "$src"/*.cpp $flags -o "$work/$name")
   build=failed run=- verdict=-
-  if "${cmd[@]}" >"$out/$name.build" 2>&1; then
+  if [ -x "$work/$name" ]; then
     build=ok built=$((built + 1))
     start=$SECONDS
     # shellcheck disable=SC2086 # ARGUMENTS is words
-    (cd "$src" && timeout -k 5 "$limit" "$work/$name" $args) >"$out/$name.raw" 2>&1
+    (cd "$here/cuda-samples/Samples/$folder" && timeout -k 5 "$limit" "$work/$name" $args) >"$out/$name.raw" 2>&1
     status=$? took=$((SECONDS - start))
     if [ "$took" -gt "$slowest" ]; then slowest=$took slowest_name=$name; fi
     case $status in
@@ -61,6 +81,6 @@ while IFS=$'\037' read -r name folder flags args limit; do
     fi
   fi
   printf '%-26s %-8s %-12s %s\n' "$name" "$build" "$run" "$verdict"
-done < <(tr '\t' '\037' <"$here/programs.tsv")
+done < <(programs "$@")
 echo "$backend backend: $total programs, $built built, $ended ended with status 0, $same of $recorded printed what the H200 printed; slowest: $slowest_name ${slowest} s"
 echo "outputs: $out"
