@@ -7,6 +7,8 @@
    plus/less/greater/bit_and/bit_or/bit_xor (cooperative_groups/reduce.h), and the free sync/thread_rank. */
 #ifndef CUDAWB_COOPERATIVE_GROUPS_H
 #define CUDAWB_COOPERATIVE_GROUPS_H
+#include <string.h>
+#include <type_traits>
 #include "cuda_runtime.h"
 
 void cudawb_grid_sync(void);
@@ -25,6 +27,18 @@ inline unsigned nth_lane(unsigned mask, unsigned n) { /* the lane of the n-th se
     for (unsigned l = 0; l < 32; l++)
         if (mask >> l & 1 && n-- == 0) return l;
     return 32;
+}
+/* a group's shuffles move a value of any size, as CUDA's do (a uint4, a struct): 8 bytes per warp shuffle,
+   the pieces one after another (the raw __shfl_sync takes at most 8 bytes, as nvcc's does) */
+template <class T, class F> inline typename std::enable_if<(sizeof(T) <= 8), T>::type by_pieces(T var, F move) {
+    return move(var);
+}
+template <class T, class F> inline typename std::enable_if<(sizeof(T) > 8), T>::type by_pieces(T var, F move) {
+    unsigned long long piece[(sizeof(T) + 7) / 8] = {};
+    memcpy(piece, &var, sizeof var);
+    for (unsigned long long &p : piece) p = move(p);
+    memcpy(&var, piece, sizeof var);
+    return var;
 }
 } // namespace details
 
@@ -74,10 +88,18 @@ public:
     static unsigned long long meta_group_rank() { return details::block_rank() / N; }
     static unsigned long long meta_group_size() { return (details::block_threads() + N - 1) / N; }
     void sync() const { __syncwarp(mask_); }
-    template <class T> T shfl(T var, int src) const { return __shfl_sync(mask_, var, src, N); }
-    template <class T> T shfl_down(T var, unsigned delta) const { return __shfl_down_sync(mask_, var, delta, N); }
-    template <class T> T shfl_up(T var, unsigned delta) const { return __shfl_up_sync(mask_, var, delta, N); }
-    template <class T> T shfl_xor(T var, unsigned lanes) const { return __shfl_xor_sync(mask_, var, (int)lanes, N); }
+    template <class T> T shfl(T var, int src) const {
+        return details::by_pieces(var, [&](auto v) { return __shfl_sync(mask_, v, src, N); });
+    }
+    template <class T> T shfl_down(T var, unsigned delta) const {
+        return details::by_pieces(var, [&](auto v) { return __shfl_down_sync(mask_, v, delta, N); });
+    }
+    template <class T> T shfl_up(T var, unsigned delta) const {
+        return details::by_pieces(var, [&](auto v) { return __shfl_up_sync(mask_, v, delta, N); });
+    }
+    template <class T> T shfl_xor(T var, unsigned lanes) const {
+        return details::by_pieces(var, [&](auto v) { return __shfl_xor_sync(mask_, v, (int)lanes, N); });
+    }
     int any(int pred) const { return __any_sync(mask_, pred); }
     int all(int pred) const { return __all_sync(mask_, pred); }
     /* bit i for the tile's thread of rank i */
