@@ -7,6 +7,8 @@
    plus/less/greater/bit_and/bit_or/bit_xor (cooperative_groups/reduce.h), and the free sync/thread_rank. */
 #ifndef CUDAWB_COOPERATIVE_GROUPS_H
 #define CUDAWB_COOPERATIVE_GROUPS_H
+#include <string.h>
+#include <type_traits>
 #include "cuda_runtime.h"
 
 void cudawb_grid_sync(void);
@@ -25,6 +27,18 @@ inline unsigned nth_lane(unsigned mask, unsigned n) { /* the lane of the n-th se
     for (unsigned l = 0; l < 32; l++)
         if (mask >> l & 1 && n-- == 0) return l;
     return 32;
+}
+/* a group's shuffles move a value of any size, as CUDA's do (a uint4, a struct): 8 bytes per warp shuffle,
+   the pieces one after another (the raw __shfl_sync takes at most 8 bytes, as nvcc's does) */
+template <class T, class F> inline typename std::enable_if<(sizeof(T) <= 8), T>::type by_pieces(T var, F move) {
+    return move(var);
+}
+template <class T, class F> inline typename std::enable_if<(sizeof(T) > 8), T>::type by_pieces(T var, F move) {
+    unsigned long long piece[(sizeof(T) + 7) / 8] = {};
+    memcpy(piece, &var, sizeof var);
+    for (unsigned long long &p : piece) p = move(p);
+    memcpy(&var, piece, sizeof var);
+    return var;
 }
 } // namespace details
 
@@ -59,33 +73,73 @@ public:
     static unsigned long long num_threads() { return details::block_threads(); }
 };
 inline thread_block this_thread_block() { return thread_block(); }
+/* the shared scratch CUDA's tiles of more than 32 threads use on older GPUs (declared __shared__ by the
+   kernel, handed to this_thread_block); here the tiles need none of it */
+template <unsigned MaxBlockSize = 1024> struct block_tile_memory {
+    char unused;
+};
+template <unsigned MaxBlockSize> inline thread_block this_thread_block(block_tile_memory<MaxBlockSize> &) {
+    return thread_block();
+}
 
-/* a tile of N threads (N a power of two, at most 32): consecutive threads of the block, within one warp;
-   ParentT only names the group it was made from, as in CUDA (a tile converts to one with ParentT void) */
+/* a tile of N threads (N a power of two up to 1024): consecutive threads of the block; ParentT only names
+   the group it was made from, as in CUDA (a tile converts to one with ParentT void). Up to 32 threads a tile
+   is within one warp and has the warp's shuffles and votes. A larger tile (CUDA 12's multi-warp tiles) has
+   sync and cg::reduce only, and its sync is the block's barrier: right when every tile of the block syncs
+   together, as uniform code does (a GPU would also let the tiles sync apart). */
+/* what only a tile within one warp has here: refused at compile time for a larger one, never a wrong answer */
+#define CUDAWB_WARP_TILE_ONLY \
+    static_assert(N <= 32, "the CPU backend gives a tile of more than 32 threads sync, ranks and cg::reduce only")
 template <unsigned N, class ParentT = void> class thread_block_tile : public thread_group {
-    static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0,
-                  "the CPU backend provides tiles of 1, 2, 4, 8, 16 or 32 threads");
+    static_assert(N >= 1 && N <= 1024 && (N & (N - 1)) == 0,
+                  "a tile has a power of two of threads, at most 1024");
 public:
-    thread_block_tile() : thread_group(N, details::block_rank() % N, details::tile_mask(N)) {}
+    thread_block_tile() : thread_group(N, details::block_rank() % N, N <= 32 ? details::tile_mask(N) : 0) {}
     template <class P> thread_block_tile(const thread_block_tile<N, P> &) : thread_block_tile() {}
     static constexpr unsigned long long size() { return N; }
     static constexpr unsigned long long num_threads() { return N; }
     static unsigned long long thread_rank() { return details::block_rank() % N; }
     static unsigned long long meta_group_rank() { return details::block_rank() / N; }
     static unsigned long long meta_group_size() { return (details::block_threads() + N - 1) / N; }
-    void sync() const { __syncwarp(mask_); }
-    template <class T> T shfl(T var, int src) const { return __shfl_sync(mask_, var, src, N); }
-    template <class T> T shfl_down(T var, unsigned delta) const { return __shfl_down_sync(mask_, var, delta, N); }
-    template <class T> T shfl_up(T var, unsigned delta) const { return __shfl_up_sync(mask_, var, delta, N); }
-    template <class T> T shfl_xor(T var, unsigned lanes) const { return __shfl_xor_sync(mask_, var, (int)lanes, N); }
-    int any(int pred) const { return __any_sync(mask_, pred); }
-    int all(int pred) const { return __all_sync(mask_, pred); }
+    void sync() const {
+        if (N <= 32) __syncwarp(mask_);
+        else __syncthreads();
+    }
+    template <class T> T shfl(T var, int src) const {
+        CUDAWB_WARP_TILE_ONLY;
+        return details::by_pieces(var, [&](auto v) { return __shfl_sync(mask_, v, src, N); });
+    }
+    template <class T> T shfl_down(T var, unsigned delta) const {
+        CUDAWB_WARP_TILE_ONLY;
+        return details::by_pieces(var, [&](auto v) { return __shfl_down_sync(mask_, v, delta, N); });
+    }
+    template <class T> T shfl_up(T var, unsigned delta) const {
+        CUDAWB_WARP_TILE_ONLY;
+        return details::by_pieces(var, [&](auto v) { return __shfl_up_sync(mask_, v, delta, N); });
+    }
+    template <class T> T shfl_xor(T var, unsigned lanes) const {
+        CUDAWB_WARP_TILE_ONLY;
+        return details::by_pieces(var, [&](auto v) { return __shfl_xor_sync(mask_, v, (int)lanes, N); });
+    }
+    int any(int pred) const {
+        CUDAWB_WARP_TILE_ONLY;
+        return __any_sync(mask_, pred);
+    }
+    int all(int pred) const {
+        CUDAWB_WARP_TILE_ONLY;
+        return __all_sync(mask_, pred);
+    }
     /* bit i for the tile's thread of rank i */
-    unsigned ballot(int pred) const { return __ballot_sync(mask_, pred) >> __builtin_ctz(mask_); }
+    unsigned ballot(int pred) const {
+        CUDAWB_WARP_TILE_ONLY;
+        return __ballot_sync(mask_, pred) >> __builtin_ctz(mask_);
+    }
     template <class T> unsigned match_any(T value) const {
+        CUDAWB_WARP_TILE_ONLY;
         return __match_any_sync(mask_, value) >> __builtin_ctz(mask_);
     }
     template <class T> unsigned match_all(T value, int &pred) const {
+        CUDAWB_WARP_TILE_ONLY;
         return __match_all_sync(mask_, value, &pred) >> __builtin_ctz(mask_);
     }
 };

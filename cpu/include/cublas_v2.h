@@ -58,6 +58,9 @@ extern "C" cublasStatus_t cublasDgemm_v2(cublasHandle_t handle, cublasOperation_
 extern "C" cublasStatus_t cublasSgemv_v2(cublasHandle_t handle, cublasOperation_t trans, int m, int n,
                                          const float *alpha, const float *A, int lda, const float *x, int incx,
                                          const float *beta, float *y, int incy, CUDAWB_AT);
+extern "C" cublasStatus_t cublasDgemv_v2(cublasHandle_t handle, cublasOperation_t trans, int m, int n,
+                                         const double *alpha, const double *A, int lda, const double *x, int incx,
+                                         const double *beta, double *y, int incy, CUDAWB_AT);
 extern "C" cublasStatus_t cublasSaxpy_v2(cublasHandle_t handle, int n, const float *alpha, const float *x, int incx,
                                          float *y, int incy, CUDAWB_AT);
 extern "C" cublasStatus_t cublasSscal_v2(cublasHandle_t handle, int n, const float *alpha, float *x, int incx,
@@ -83,6 +86,7 @@ const char *cublasGetStatusString(cublasStatus_t status);
 #define cublasSgemm cublasSgemm_v2
 #define cublasDgemm cublasDgemm_v2
 #define cublasSgemv cublasSgemv_v2
+#define cublasDgemv cublasDgemv_v2
 #define cublasSaxpy cublasSaxpy_v2
 #define cublasSscal cublasSscal_v2
 #define cublasSdot cublasSdot_v2

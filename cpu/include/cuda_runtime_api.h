@@ -36,6 +36,8 @@ extern "C" cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr at
 extern "C" cudaError_t cudaDeviceSynchronize(CUDAWB_AT);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit);
 cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
 extern "C" cudaError_t cudaDriverGetVersion(int *version, CUDAWB_AT);
 extern "C" cudaError_t cudaRuntimeGetVersion(int *version, CUDAWB_AT);
@@ -176,6 +178,10 @@ extern "C" cudaError_t cudaStreamDestroy(cudaStream_t stream, CUDAWB_AT);
 extern "C" cudaError_t cudaStreamSynchronize(cudaStream_t stream, CUDAWB_AT);
 extern "C" cudaError_t cudaStreamQuery(cudaStream_t stream, CUDAWB_AT);
 extern "C" cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0, CUDAWB_AT);
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length = 0,
+                                     unsigned int flags = cudaMemAttachSingle);
 extern "C" cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData, CUDAWB_AT);
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
                                   unsigned int flags);
@@ -269,6 +275,8 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
                                     const cudaGraphNode_t *pDependencies, size_t numDependencies, void *dptr);
 cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out);
 cudaError_t cudaDeviceGraphMemTrim(int device);
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value);
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value);
 
 /* Launches: a rewritten k<<<g, b, shmem, stream>>>(args) calls this (cudawb/launch.h), with CUDA's
    cudaLaunchKernel parameters; the trace records it as cudaLaunchKernel. */

@@ -212,4 +212,21 @@ struct cudaMemsetParams {
 #define cudaDeviceMapHost 0x08
 #define cudaCpuDeviceId ((int)-1)
 #define cudaInvalidDeviceId ((int)-2)
+/* cudaDeviceSetLimit / cudaDeviceGetLimit (src/limits.cpp); CUDA 13's numbering */
+enum cudaLimit {
+    cudaLimitStackSize = 0,
+    cudaLimitPrintfFifoSize = 1,
+    cudaLimitMallocHeapSize = 2,
+    cudaLimitDevRuntimeSyncDepth = 3,
+    cudaLimitDevRuntimePendingLaunchCount = 4,
+    cudaLimitMaxL2FetchGranularity = 5,
+    cudaLimitPersistingL2CacheSize = 6
+};
+/* cudaDeviceGetGraphMemAttribute: what graph allocations use (src/graph_nodes.cpp) */
+enum cudaGraphMemAttributeType {
+    cudaGraphMemAttrUsedMemCurrent = 0,
+    cudaGraphMemAttrUsedMemHigh = 1,
+    cudaGraphMemAttrReservedMemCurrent = 2,
+    cudaGraphMemAttrReservedMemHigh = 3
+};
 #endif

@@ -346,37 +346,51 @@ cublasStatus_t cublasDgemm_v2(cublasHandle_t handle, cublasOperation_t transa, c
 }
 
 // y = alpha op(A) x + beta y, each element a double-precision sum.
-static void gemv(bool trans, int m, int n, float al, const float *A, int lda, const float *x, int incx, float be,
-                 float *y, int incy) {
+template <class T>
+static void gemv(bool trans, int m, int n, T al, const T *A, int lda, const T *x, int incx, T be, T *y, int incy) {
     int leny = trans ? n : m, lenx = trans ? m : n;
     int ky = incy > 0 ? 0 : (1 - leny) * incy, kx = incx > 0 ? 0 : (1 - lenx) * incx;
     for (int i = 0; i < leny; i++) {
         double sum = 0;
         for (int j = 0; j < lenx; j++) {
-            float aij = trans ? A[j + (size_t)i * lda] : A[i + (size_t)j * lda];
+            T aij = trans ? A[j + (size_t)i * lda] : A[i + (size_t)j * lda];
             sum += (double)aij * x[kx + j * incx];
         }
-        float *yi = &y[ky + i * incy];
-        *yi = (float)(al * sum + (be == 0.0f ? 0.0f : be * *yi));
+        T *yi = &y[ky + i * incy];
+        *yi = (T)(al * sum + (be == 0 ? 0 : be * *yi));
     }
+}
+
+// SGEMV and DGEMV: cuBLAS's checks (the argument numbers its messages give), then the work on the stream
+template <class T>
+static cublasStatus_t gemv_call(const char *name, cublasHandle_t h, cublasOperation_t trans, int m, int n,
+                                const T *alpha, const T *A, int lda, const T *x, int incx, const T *beta, T *y,
+                                int incy) {
+    if (cublasStatus_t s = usable(h)) return s;
+    if (bad_op(trans)) return illegal(name, 1);
+    if (m < 0) return illegal(name, 2);
+    if (n < 0) return illegal(name, 3);
+    if (lda < (m > 1 ? m : 1)) return illegal(name, 6);
+    if (incx == 0) return illegal(name, 8);
+    if (incy == 0) return illegal(name, 11);
+    if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
+    if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
+    scalar<T> a = take(h, alpha), b = take(h, beta);
+    bool t = trans != CUBLAS_OP_N;
+    return submit(h, [=] { gemv(t, m, n, a.get(), A, lda, x, incx, b.get(), y, incy); },
+                  {A, x, y, a.kernel_pointer(), b.kernel_pointer()});
 }
 
 cublasStatus_t cublasSgemv_v2(cublasHandle_t h, cublasOperation_t trans, int m, int n, const float *alpha,
                               const float *A, int lda, const float *x, int incx, const float *beta, float *y,
                               int incy, cudawb_site) {
-    if (cublasStatus_t s = usable(h)) return s;
-    if (bad_op(trans)) return illegal("SGEMV", 1);
-    if (m < 0) return illegal("SGEMV", 2);
-    if (n < 0) return illegal("SGEMV", 3);
-    if (lda < (m > 1 ? m : 1)) return illegal("SGEMV", 6);
-    if (incx == 0) return illegal("SGEMV", 8);
-    if (incy == 0) return illegal("SGEMV", 11);
-    if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
-    if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
-    scalar<float> a = take(h, alpha), b = take(h, beta);
-    bool t = trans != CUBLAS_OP_N;
-    return submit(h, [=] { gemv(t, m, n, a.get(), A, lda, x, incx, b.get(), y, incy); },
-                  {A, x, y, a.kernel_pointer(), b.kernel_pointer()});
+    return gemv_call("SGEMV", h, trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+cublasStatus_t cublasDgemv_v2(cublasHandle_t h, cublasOperation_t trans, int m, int n, const double *alpha,
+                              const double *A, int lda, const double *x, int incx, const double *beta, double *y,
+                              int incy, cudawb_site) {
+    return gemv_call("DGEMV", h, trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
 }
 
 cublasStatus_t cublasSaxpy_v2(cublasHandle_t h, int n, const float *alpha, const float *x, int incx, float *y,

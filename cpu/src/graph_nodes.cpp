@@ -22,6 +22,10 @@ std::map<uintptr_t, std::weak_ptr<graph_alloc>> &allocs() {  // every graph allo
     return m;
 }
 
+// the bytes graph allocations hold now and at most since the mark was reset (graph_mu): what
+// cudaDeviceGetGraphMemAttribute reports, as used and as reserved alike (the backend maps only what it uses)
+size_t graph_bytes, graph_bytes_high;
+
 std::shared_ptr<graph_alloc> lookup(const void *p) {
     auto it = allocs().find((uintptr_t)p);
     return it == allocs().end() ? nullptr : it->second.lock();
@@ -38,6 +42,8 @@ cudaError_t alloc_node(const char *fn, cudaGraph_t g, const cudaGraphNode_t *dep
     a->size = size;
     a->graph = g;
     allocs()[(uintptr_t)p] = a;
+    graph_bytes += size;
+    graph_bytes_high = std::max(graph_bytes_high, graph_bytes);
     cudaGraphNode_t node = add_node(g, cudaGraphNodeTypeMemAlloc, deps, n);
     node->mem = a;
     *out = node;
@@ -111,6 +117,7 @@ cudaError_t exec_event(const char *fn, cudaGraphExec_t x, cudaGraphNode_t node, 
 graph_alloc::~graph_alloc() {
     std::lock_guard<std::recursive_mutex> lk(graph_mu());
     allocs().erase((uintptr_t)ptr);
+    graph_bytes -= size;
     // a launch's allocation not freed yet stays a device allocation until cudaFree or cudaFreeAsync
     if (!outstanding) release(ptr, DEVICE);
 }
@@ -253,4 +260,27 @@ cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out) 
 cudaError_t cudaDeviceGraphMemTrim(int device) {
     if (cudaError_t e = enter("cudaDeviceGraphMemTrim")) return e;
     return device == 0 ? cudaSuccess : fail("cudaDeviceGraphMemTrim", cudaErrorInvalidDevice);
+}
+
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value) {
+    const char *fn = "cudaDeviceGetGraphMemAttribute";
+    if (cudaError_t e = enter(fn)) return e;
+    if (device != 0) return fail(fn, cudaErrorInvalidDevice);
+    if (!value || (int)attr < 0 || attr > cudaGraphMemAttrReservedMemHigh) return fail(fn, cudaErrorInvalidValue);
+    std::lock_guard<std::recursive_mutex> lk(graph_mu());
+    bool high = attr == cudaGraphMemAttrUsedMemHigh || attr == cudaGraphMemAttrReservedMemHigh;
+    *(unsigned long long *)value = high ? graph_bytes_high : graph_bytes;  // a cuuint64_t, as documented
+    return cudaSuccess;
+}
+
+// Only the high marks can be set, and only to 0, which restarts them from what is used now.
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value) {
+    const char *fn = "cudaDeviceSetGraphMemAttribute";
+    if (cudaError_t e = enter(fn)) return e;
+    if (device != 0) return fail(fn, cudaErrorInvalidDevice);
+    bool high = attr == cudaGraphMemAttrUsedMemHigh || attr == cudaGraphMemAttrReservedMemHigh;
+    if (!value || !high || *(unsigned long long *)value != 0) return fail(fn, cudaErrorInvalidValue);
+    std::lock_guard<std::recursive_mutex> lk(graph_mu());
+    graph_bytes_high = graph_bytes;
+    return cudaSuccess;
 }

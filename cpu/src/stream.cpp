@@ -266,6 +266,8 @@ cudaError_t cudaDeviceSynchronize(cudawb_site) {
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority, cudawb_site) {
     if (cudaError_t e = enter("cudaStreamCreate")) return e;
     if (!stream || flags > cudaStreamNonBlocking) return fail("cudaStreamCreate", cudaErrorInvalidValue);
+    // a priority outside cudaDeviceGetStreamPriorityRange's [-5, 0] is clamped to it, as documented
+    priority = priority < -5 ? -5 : priority > 0 ? 0 : priority;
     cudaStream_t s = new CUstream_st{flags, priority};
     std::lock_guard<std::recursive_mutex> g(Q().mu);
     Q().streams.insert(s);
@@ -276,6 +278,30 @@ cudaError_t cudaStreamCreate(cudaStream_t *stream, cudawb_site) { return cudaStr
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags, cudawb_site) {
     return cudaStreamCreateWithPriority(stream, flags, 0);
+}
+
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority) {
+    if (cudaError_t e = enter("cudaStreamGetPriority")) return e;
+    if (!priority) return fail("cudaStreamGetPriority", cudaErrorInvalidValue);
+    std::lock_guard<std::recursive_mutex> g(Q().mu);
+    if (!valid_stream(stream)) return fail("cudaStreamGetPriority", cudaErrorInvalidResourceHandle);
+    *priority = is_legacy(stream) || stream == cudaStreamPerThread ? 0 : stream->priority;
+    return cudaSuccess;
+}
+
+// Managed memory attached to a stream, to the host or to every stream: on the H200, whose managed memory the
+// host and the device may use at once (cudaDevAttrConcurrentManagedAccess), an attachment changes no access,
+// so only the arguments are checked: a managed allocation, whole (length 0 or its size), a known flag.
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags) {
+    const char *fn = "cudaStreamAttachMemAsync";
+    if (cudaError_t e = enter(fn)) return e;
+    if (!valid_stream(stream)) return fail(fn, cudaErrorInvalidResourceHandle);
+    if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle)
+        return fail(fn, cudaErrorInvalidValue);
+    const alloc *a = find(devPtr);
+    if (!a || !(a->kind & MANAGED) || (length && ((uintptr_t)devPtr != a->base || length != a->size)))
+        return fail(fn, cudaErrorInvalidValue);
+    return cudaSuccess;
 }
 
 // A stream destroyed with work pending still completes it, like on the GPU.

@@ -467,6 +467,52 @@ static void instrument_shared(const std::vector<DeviceFn> &fns) {
     }
 }
 
+// A kernel's default arguments: a launch that leaves them out gets them written in (the typed launch passes
+// the kernel's full parameter list, as cudaLaunchKernel's argument array does). Name -> each parameter's
+// default ("" for none); a name declared twice with different defaults (overloads) is left out.
+static std::map<std::string, std::vector<std::string>> kernel_defaults;
+static std::set<std::string> ambiguous_defaults;
+
+// The parameter list of the kernel declared in tokens [from, to): its first "(" after an identifier.
+static void note_defaults(size_t from, size_t to) {
+    size_t open = from;
+    while (open < to && !(is(open, "(") && toks[open - 1].kind == IDENT)) open++;
+    if (open >= to) return;
+    std::string name = text(toks[open - 1]);
+    size_t close = match(open);
+    std::vector<std::string> defaults(1);
+    bool any = false, in_default = false;
+    int depth = 0;
+    for (size_t m = open + 1; m < close; m++) {
+        if (is(m, "(") || is(m, "[") || is(m, "{")) depth++;
+        if (is(m, ")") || is(m, "]") || is(m, "}")) depth--;
+        if (depth == 0 && is(m, ",")) { defaults.emplace_back(); in_default = false; continue; }
+        if (depth == 0 && !in_default && is(m, "=")) { in_default = any = true; continue; }
+        // (a macro of a system header, NULL, comes between linemarkers: not part of the expression)
+        if (in_default && toks[m].kind != DIRECTIVE) defaults.back() += (toks[m].space ? " " : "") + text(toks[m]);
+    }
+    if (!any) return;
+    auto it = kernel_defaults.find(name);
+    if (it != kernel_defaults.end() && it->second != defaults) ambiguous_defaults.insert(name);
+    kernel_defaults[name] = defaults;
+}
+
+// At a launch of a kernel with defaults: the ones its arguments (open..close) leave out, appended.
+static void fill_defaults(const std::string &kernel, size_t open, size_t close) {
+    auto it = kernel_defaults.find(kernel);
+    if (it == kernel_defaults.end() || ambiguous_defaults.count(kernel)) return;
+    size_t given = close > open + 1 ? 1 : 0;
+    int depth = 0;
+    for (size_t m = open + 1; m < close; m++) {
+        if (is(m, "(") || is(m, "[") || is(m, "{")) depth++;
+        if (is(m, ")") || is(m, "]") || is(m, "}")) depth--;
+        if (depth == 0 && is(m, ",")) given++;
+    }
+    const std::vector<std::string> &d = it->second;
+    for (size_t n = given; n < d.size() && !d[n].empty(); n++)
+        edits[close].insert_before += (n ? ", " : "") + d[n];
+}
+
 int main() {
     // Read stdin whole.
     char buf[1 << 16];
@@ -494,7 +540,15 @@ int main() {
             continue;
         }
         if (is(i, "__shared__")) {
-            bool ext = i > 0 && is(i - 1, "extern"), stat = i > 0 && is(i - 1, "static");
+            // the qualifier may follow the type ("extern double __shared__ s[];", as nvcc allows): the
+            // storage class is looked for from the declaration's start, and __thread goes right after it
+            size_t start = i, storage = 0;
+            while (start > 0 && toks[start - 1].kind != DIRECTIVE && !is(start - 1, ";") && !is(start - 1, "{") &&
+                   !is(start - 1, "}"))
+                start--;
+            for (size_t m = start; m < i; m++)
+                if (is(m, "extern") || is(m, "static")) storage = m + 1;
+            bool ext = storage && is(storage - 1, "extern"), stat = storage && is(storage - 1, "static");
             size_t k = i;
             while (k < toks.size() && !is(k, ";")) k++;
             shared_declarators(i, k, ext);
@@ -502,17 +556,22 @@ int main() {
                 toks[k - 3].kind == IDENT) {
                 // in a function: a const pointer to the running worker's dynamic buffer (an asm label on a
                 // block-scope extern is lost by g++ in some template instantiations)
-                edits[i - 1].drop = edits[i].drop = true;
+                edits[storage - 1].drop = edits[i].drop = true;
                 edits[k - 3].insert_before += "*const ";
                 edits[k - 3].insert_after += " __attribute__((unused))";
                 edits[k - 2].drop = edits[k - 1].drop = true;
                 edits[k].insert_before += " = cudawb::dynamic_shared()";
             } else if (ext) {
                 // at namespace scope: every such array names the per-worker buffer itself
-                edits[i].replace = "__thread";
+                edits[i].drop = true;
+                edits[storage - 1].insert_after += " __thread";
                 if (k < toks.size()) edits[k].insert_before = " __asm__(\"cudawb_dynsmem\")";
+            } else if (stat) {
+                edits[i].drop = true;
+                edits[storage - 1].insert_after += " __thread";
             } else {
-                edits[i].replace = stat ? "__thread" : "static __thread";
+                edits[i].drop = true;
+                edits[start].insert_before += "static __thread ";
             }
             continue;
         }
@@ -557,11 +616,13 @@ int main() {
             f.decl_start = s;
             f.is_template = is(s, "template");
             if (f.global && f.is_template) template_kernels.insert(f.name);
+            if (f.global) note_defaults(i, k);
             fns.push_back(f);
             i = k;  // qualifiers inside the body (none legal) are not looked at
         }
         if (k < toks.size() && is(k, ";") && paren && any_device) {
             // a prototype: the body is in another file, so what it does is unknown here
+            if (any_global) note_defaults(i, k);
             for (size_t m = i + 1; m < k; m++)
                 if (is(m, "(")) { if (toks[m - 1].kind == IDENT) declared_only.insert(text(toks[m - 1])); break; }
         }
@@ -676,7 +737,8 @@ int main() {
 
     // 4. Kernel launches.
     for (size_t i = 0; i + 2 < toks.size(); i++) {
-        if (!(is(i, "<") && is(i + 1, "<") && is(i + 2, "<") && !toks[i + 1].space && !toks[i + 2].space)) continue;
+        // "<<<", or "<< <" as clang-format spaces it (nvcc accepts both; "<< <" is no other C++)
+        if (!(is(i, "<") && is(i + 1, "<") && is(i + 2, "<") && !toks[i + 1].space)) continue;
         if (i > 0 && is(i - 1, "operator")) continue;
         // the launch configuration ends at ">>>" at bracket depth 0
         size_t e = i + 3;
@@ -684,9 +746,8 @@ int main() {
         for (; e + 2 < toks.size(); e++) {
             if (is(e, "(") || is(e, "[") || is(e, "{")) depth++;
             else if (is(e, ")") || is(e, "]") || is(e, "}")) depth--;
-            else if (depth == 0 && is(e, ">") && is(e + 1, ">") && is(e + 2, ">") && !toks[e + 1].space &&
-                     !toks[e + 2].space)
-                break;
+            else if (depth == 0 && is(e, ">") && is(e + 1, ">") && is(e + 2, ">") && !toks[e + 1].space)
+                break;  // ">>>" or ">> >"
         }
         if (e + 3 >= toks.size() || !is(e + 3, "(")) { error_at(i, "cannot parse this kernel launch"); continue; }
         // the callee: ident, ns::ident, ident<targs>, (expr)
@@ -746,6 +807,7 @@ int main() {
         edits[i + 1].drop = edits[i + 2].drop = true;
         edits[e].replace = ")";
         edits[e + 1].drop = edits[e + 2].drop = true;
+        if (!generic) fill_defaults(last, e + 3, match(e + 3));
         i = e + 2;
     }
     if (errors) return 1;

@@ -3,6 +3,8 @@
    with the whole group (any size), which it then gives to every rank, as cg::reduce returns it to all. */
 #ifndef CUDAWB_CG_REDUCE_H
 #define CUDAWB_CG_REDUCE_H
+#include <string.h>
+#include <type_traits>
 #include "../cooperative_groups.h"
 
 namespace cooperative_groups {
@@ -20,6 +22,29 @@ template <class Group, class T, class Op> inline T reduce(const Group &g, T valu
         if (rank + offset < n) value = op(value, other);
     }
     return g.shfl(value, 0);
+}
+
+/* a tile of more than 32 threads: each warp reduces its part, lane 0 leaves it in the block's scratch (per
+   worker, i.e. per running block, as __shared__ memory is here), and every thread combines its tile's parts
+   in warp order */
+template <unsigned N, class P, class T, class Op>
+inline typename std::enable_if<(N > 32), T>::type reduce(const thread_block_tile<N, P> &g, T value, Op op) {
+    static_assert(sizeof(T) <= 64, "cg::reduce over more than 32 threads: values of at most 64 bytes");
+    static __thread unsigned char scratch[32][64];
+    T part = reduce(thread_block_tile<32, void>(), value, op);
+    unsigned warp = details::block_rank() / 32, first = (unsigned)g.meta_group_rank() * (N / 32);
+    if (details::block_rank() % 32 == 0) memcpy(scratch[warp], &part, sizeof part);
+    g.sync();
+    T total;
+    memcpy(&total, scratch[first], sizeof total);
+    unsigned warps = (details::block_threads() + 31) / 32;
+    for (unsigned w = first + 1; w < first + N / 32 && w < warps; w++) {
+        T next;
+        memcpy(&next, scratch[w], sizeof next);
+        total = op(total, next);
+    }
+    g.sync();  /* the scratch is free again */
+    return total;
 }
 } // namespace cooperative_groups
 #endif

@@ -173,7 +173,12 @@ static inline float __fdiv_rn(float x, float y) { return x / y; }
 static inline float __fmaf_rn(float x, float y, float z) { return fmaf(x, y, z); }
 static inline double __dadd_rn(double x, double y) { return x + y; }
 static inline double __dmul_rn(double x, double y) { return x * y; }
+static inline double __dsub_rn(double x, double y) { return x - y; }
+static inline double __ddiv_rn(double x, double y) { return x / y; }
+static inline double __drcp_rn(double x) { return 1.0 / x; }
+static inline double __dsqrt_rn(double x) { return sqrt(x); }
 static inline double __fma_rn(double x, double y, double z) { return fma(x, y, z); }
+#include "rounding.h" /* the _rz, _ru, _rd forms */
 static inline float __saturatef(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
 static inline float sinpif(float x) { return sinf(3.14159265358979323846f * x); }
 static inline float cospif(float x) { return cosf(3.14159265358979323846f * x); }
