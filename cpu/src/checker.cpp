@@ -58,6 +58,21 @@ void memcheck_library_fault(const void *addr) {
     fflush(stdout);
 }
 
+// A cuBLAS kernel's operand that runs past its allocation (blas_operand.h): its first byte outside, in
+// compute-sanitizer's words for an access after an allocation's end.
+void memcheck_library_overrun(const void *addr, bool write, unsigned size, const alloc *a) {
+    if (!cfg.memcheck) return;
+    memcheck_count("access");
+    fflush(stdout);
+    fprintf(stdout, "%sInvalid __global__ %s of size %u bytes\n", P, write ? "write" : "read", size);
+    fprintf(stdout, "%s    at a kernel of the cuBLAS library\n", P);
+    fprintf(stdout, "%s    by thread (0,0,0) in block (0,0,0)\n", P);
+    fprintf(stdout, "%s    Access at 0x%lx is out of bounds\n", P, (unsigned long)(uintptr_t)addr);
+    fprintf(stdout, "%s    and is 1 bytes after the nearest allocation at 0x%lx of size %lu bytes\n%s\n", P,
+            (unsigned long)a->base, (unsigned long)a->size, P);
+    fflush(stdout);
+}
+
 static int fault_is_write(void *ctx) {
 #if defined(__x86_64__)
     return (((ucontext_t *)ctx)->uc_mcontext.gregs[REG_ERR] & 2) != 0;

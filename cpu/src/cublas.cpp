@@ -8,6 +8,7 @@
 // the runtime's internal functions (rt::) and static helpers.
 #include "internal.h"
 #include "gemm.h"
+#include "blas_operand.h"
 #include "../include/cublas_v2.h"
 #include <initializer_list>
 #include <math.h>
@@ -329,7 +330,12 @@ static cublasStatus_t gemm_call(const char *routine, cublasHandle_t h, cublasOpe
     if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
     scalar<T> a = take(h, alpha), b = take(h, beta);
     bool tra = ta != CUBLAS_OP_N, trb = tb != CUBLAS_OP_N;  // CUBLAS_OP_C is a transpose for real matrices
-    return submit(h, [=] { gemm<T>(tra, trb, m, n, k, a.get(), A, lda, B, ldb, b.get(), C, ldc); },
+    return submit(h, [=] {
+        blas_operand oa(A, tra ? k : m, tra ? m : k, lda, sizeof(T), false),
+            ob(B, trb ? n : k, trb ? k : n, ldb, sizeof(T), false), oc(C, m, n, ldc, sizeof(T), true);
+        if (blas_operands_fault({&oa, &ob, &oc})) return;
+        gemm<T>(tra, trb, m, n, k, a.get(), A, lda, B, ldb, b.get(), C, ldc);
+    },
                   {A, B, C, a.kernel_pointer(), b.kernel_pointer()});
 }
 
@@ -377,7 +383,14 @@ static cublasStatus_t gemv_call(const char *name, cublasHandle_t h, cublasOperat
     if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
     scalar<T> a = take(h, alpha), b = take(h, beta);
     bool t = trans != CUBLAS_OP_N;
-    return submit(h, [=] { gemv(t, m, n, a.get(), A, lda, x, incx, b.get(), y, incy); },
+    // x and y as one-row matrices, |inc| apart (a negative increment walks the same span backwards)
+    int lenx = t ? m : n, leny = t ? n : m;
+    return submit(h, [=] {
+        blas_operand oa(A, m, n, lda, sizeof(T), false), ox(x, 1, lenx, abs(incx), sizeof(T), false),
+            oy(y, 1, leny, abs(incy), sizeof(T), true);
+        if (blas_operands_fault({&oa, &ox, &oy})) return;
+        gemv(t, m, n, a.get(), A, lda, x, incx, b.get(), y, incy);
+    },
                   {A, x, y, a.kernel_pointer(), b.kernel_pointer()});
 }
 

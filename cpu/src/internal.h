@@ -99,6 +99,7 @@ void memcheck_count(const char *what);
 // A library kernel (cuBLAS) handed an address the GPU cannot reach: reported as compute-sanitizer reports
 // the fault inside the library's kernel.
 void memcheck_library_fault(const void *addr);
+void memcheck_library_overrun(const void *addr, bool write, unsigned size, const alloc *a);  // blas_operand.h
 void memcheck_leaks();
 void install_fault_handler();
 void memcheck_kernel_reports();
