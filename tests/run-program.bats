@@ -128,3 +128,25 @@ fixture() {
   run same_line "$f:7" "other.c:9"
   assert_failure
 }
+
+@test "a cuBLAS product whose operand runs past its buffer is found from the trace, whatever lies beyond it" {
+  RUN_DIR=$BATS_TEST_TMPDIR/run && mkdir -p "$RUN_DIR"
+  # A is 4 x 3 floats (48 bytes), B 3 x 5 (60), C 4 x 5 (80); a block of C's last rows starts at alloc#3+64.
+  {
+    printf '1\tcudaMalloc\talloc\t0\tm.cu:1\t1\tbytes=48 alloc=1 ptr=alloc#1\n'
+    printf '2\tcudaMalloc\talloc\t0\tm.cu:2\t1\tbytes=60 alloc=2 ptr=alloc#2\n'
+    printf '3\tcudaMalloc\talloc\t0\tm.cu:3\t1\tbytes=80 alloc=3 ptr=alloc#3\n'
+    printf '4\tcublasSgemm\top\t0\tm.cu:10\t1\tta=N tb=N mnk=4x5x3 A=alloc#1 lda=4 B=alloc#2 ldb=3 C=alloc#3 ldc=4\n'
+    printf '5\tcublasSgemm\top\t0\tm.cu:11\t1\tta=T tb=T mnk=5x4x3 A=alloc#2 lda=3 B=alloc#1 ldb=4 C=alloc#3 ldc=5\n'
+    printf '6\tcublasSgemm\top\t0\tm.cu:12\t1\tta=N tb=N mnk=4x5x3 A=alloc#1 lda=5 B=alloc#2 ldb=3 C=alloc#3 ldc=4\n'
+    printf '7\tcublasSgemm\top\t0\tm.cu:13\t1\tta=N tb=N mnk=1x5x3 A=alloc#1+12 lda=4 B=alloc#2 ldb=3 C=alloc#3+12 ldc=4\n'
+    printf '8\tcublasSgemm\top\t0\tm.cu:14\t1\tta=N tb=N mnk=2x5x3 A=alloc#1+8 lda=4 B=alloc#2 ldb=3 C=alloc#3+12 ldc=4\n'
+    printf '9\tcublasSgemm\top\t7\tm.cu:15\t1\tta=N tb=N mnk=4x5x3 A=alloc#1 lda=9 B=alloc#2 ldb=3 C=alloc#3 ldc=4\n'
+  } >"$RUN_DIR/calls.tsv"
+  run library_overruns
+  assert_success
+  # 6: A, 3 columns 5 apart (14 floats, 56 bytes); 8: C's block of 2 rows from row 3 runs one float past.
+  assert_equal "$(cut -f1,8 <<<"$output")" "$(printf '%s\n' \
+    "6	A (alloc#1), 3 columns of 4 floats each 5 apart, spans 56 bytes: 8 past the end of its 48-byte allocation" \
+    "8	C (alloc#3+12), 5 columns of 2 floats each 4 apart, spans 72 bytes: 4 past the end of its 80-byte allocation")"
+}

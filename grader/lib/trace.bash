@@ -450,3 +450,40 @@ printed_times() {
     tol = 0.6 / 10 ^ d; if (split(line, w, " ") < (i > j ? i : j)) exit 1
     d1 = w[i] - a; d2 = w[j] - b; exit !(d1 < tol && d1 > -tol && d2 < tol && d2 > -tol) }'
 }
+
+# library_overruns: the last run's cuBLAS products (cublasSgemm, cublasDgemm, and gemv's matrix) with an operand
+# that, as the call lays it out, runs past the allocation it starts in. A column-major operand is cols columns
+# of rows elements, ld apart: it spans (cols - 1) ld + rows elements from its pointer (the CPU backend holds
+# the library to the same span: cpu/src/blas_operand.h). One line each: the call's record, a tab, what runs
+# past. The trace decides it, the same on both backends: whether a GPU's memory checker sees such an overrun
+# depends on where the buffers happen to lie (one that reaches into a neighbouring buffer is inside an
+# allocation).
+library_overruns() {
+  trace_table
+  awk -F '\t' '
+    function operand(name, ld, rows, cols,   p, id, off, need) {
+      p = f[name]
+      if (rows <= 0 || cols <= 0 || p !~ /^(alloc|managed|pinned)#[0-9]+(\+[0-9]+)?$/) return ""
+      id = p; sub(/^[a-z]+#/, "", id); sub(/\+.*/, "", id)
+      off = (p ~ /\+/) ? substr(p, index(p, "+") + 1) + 0 : 0
+      need = off + ((cols - 1) * ld + rows) * elem
+      if (!(id in size) || need <= size[id]) return ""
+      return sprintf("%s (%s), %d columns of %d %s each %d apart, spans %d bytes: %d past the end of its %d-byte allocation", \
+        name, p, cols, rows, elem == 4 ? "floats" : "doubles", ld, need - off, need - size[id], size[id])
+    }
+    {
+      split("", f); m = split($7, kv, " ")
+      for (i = 1; i <= m; i++) { k = kv[i]; sub(/=.*/, "", k); f[k] = substr(kv[i], length(k) + 2) }
+      if ($3 == "alloc" && $4 == 0 && ("alloc" in f)) { size[f["alloc"]] = f["bytes"] + 0; next }
+      if ($4 != 0 || $2 !~ /^cublas[SD]gem[mv]$/) next
+      elem = substr($2, 7, 1) == "S" ? 4 : 8
+      split(f["mnk"], d, "x")
+      if ($2 ~ /gemv$/) what = operand("A", f["lda"], d[1], d[2])
+      else {
+        what = operand("A", f["lda"], f["ta"] == "N" ? d[1] : d[3], f["ta"] == "N" ? d[3] : d[1])
+        if (what == "") what = operand("B", f["ldb"], f["tb"] == "N" ? d[3] : d[2], f["tb"] == "N" ? d[2] : d[3])
+        if (what == "") what = operand("C", f["ldc"], d[1], d[2])
+      }
+      if (what != "") print $0 "\t" what
+    }' "$RUN_DIR/calls.tsv"
+}

@@ -4,3 +4,5 @@
 /[Tt]ime\|[Ee]lapsed\|[Tt]hroughput\|[Pp]erformance\|[Bb]andwidth\|GB\/s\|MB\/s\|[GM][Ff]lop\|msec\|ms\b\|[Cc]lock\|[Ss]peed\|[Ss]peedup\|iterations while waiting/s/[0-9][0-9.eE+-]*/N/g
 # Addresses.
 s/0x[0-9a-fA-F]\{6,\}/0xADDR/g
+# The program's own path (argv[0]), in a folder mktemp named.
+s|/tmp/tmp\.[A-Za-z0-9]*/|./|g
