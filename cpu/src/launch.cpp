@@ -187,9 +187,15 @@ int cudawb_printf(const char *format, ...) {
     return n;
 }
 
-// nvcc's compiler prints "int *" where g++ prints "int*": follow the GPU's spelling.
+// nvcc's compiler prints "int *" where g++ prints "int*": follow the GPU's spelling. A kernel whose body the
+// rewriter runs as a lambda (cudapp.cpp) names it "k(int)::<lambda()> mutable": the kernel is the GPU's
+// function there, and a kernel returns void.
 static std::string gpu_signature(const char *f) {
-    std::string s;
+    std::string s, lambda_of;
+    if (const char *l = strstr(f, "::<lambda")) {
+        lambda_of = "void " + std::string(f, (size_t)(l - f));
+        f = lambda_of.c_str();
+    }
     for (const char *p = f; *p; p++) {
         if ((*p == '*' || *p == '&') && p > f && p[-1] != ' ' && p[-1] != '*' && p[-1] != '&' && p[-1] != '(')
             s += ' ';
@@ -404,8 +410,9 @@ cudaError_t rt::run_kernel(cudawb::launch_desc *d, cudawb::task *t) {
     }
     std::stable_sort(outs.begin(), outs.end(), [](const std::pair<uint64_t, std::string> &a,
                                                   const std::pair<uint64_t, std::string> &b) { return a.first < b.first; });
+    // stderr is not buffered and stdout is kept as it is: into a file, the GPU's assert lines come before
+    // whatever the program printed and has not flushed (cuda-samples' simpleAssert, H200).
     for (auto &o : outs) fwrite(o.second.data(), 1, o.second.size(), stdout);
-    if (!errs.empty()) fflush(stdout);
     for (auto &e : errs) fwrite(e.second.data(), 1, e.second.size(), stderr);
     if (cfg.memcheck) {
         current = &k;

@@ -1,6 +1,7 @@
 // fact: Errors inside kernels: a failing device assert gives 710 cudaErrorAssert at the next synchronizing
-// call, sticky; the device prints "file:line: function: block: [0,0,0], thread: [0,0,0] Assertion `expr` failed."
-// test-stderr: sticky_assert.cu:[0-9]+: .*check_positive.*: block: \[1,0,0\], thread: \[3,0,0\] Assertion `value > 0` failed\.
+// call, sticky; the device prints "file:line: function: block: [0,0,0], thread: [0,0,0] Assertion `expr` failed.",
+// the function as nvcc spells it ("void testKernel(int)" in cuda-samples' simpleAssert on the H200).
+// test-stderr: sticky_assert.cu:[0-9]+: void check_positive\(int\): block: \[1,0,0\], thread: \[3,0,0\] Assertion `value > 0` failed\.
 #include <assert.h>
 #include "check.h"
 

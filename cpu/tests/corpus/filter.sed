@@ -6,3 +6,7 @@
 s/0x[0-9a-fA-F]\{6,\}/0xADDR/g
 # The program's own path (argv[0]), in a folder mktemp named.
 s|/tmp/tmp\.[A-Za-z0-9]*/|./|g
+# The device's name: the CPU backend names itself, it does not pass for the H200 (its properties are the H200's).
+s/NVIDIA H200\|CUDA Memory Workbook CPU backend/DEVICE/g
+# The machine's kernel release (simpleAssert prints it).
+s/^\(OS_System_Type\.release = \).*/\1RELEASE/

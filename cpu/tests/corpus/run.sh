@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # run.sh [--backend cpu|gpu] [--out DIR] [NAME...]: builds every program of the corpus (programs.tsv, or the
 # NAMEs) as nvcc 13 would, runs it in its own folder within its time limit, and compares what it printed
-# (filter.sed applied) with what the H200 printed (expected/NAME.out). On the GPU (--backend gpu) it records
-# those: `run.sh --backend gpu --out expected` there, then copy expected/ back. Prints one line per program and
-# the counts: built, ended with status 0, printed what the H200 printed (of the programs it has an output of).
+# with what the H200 printed (expected/NAME.raw), filter.sed applied to both. On the GPU (--backend gpu) it
+# records those: `run.sh --backend gpu --out DIR` there, then copy DIR's *.raw into expected/. Prints one line
+# per program and the counts: built, ended with status 0, printed what the H200 printed (of those recorded).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cpu_dir=$(cd "$here/../.." && pwd)
@@ -75,9 +75,10 @@ while IFS=$'\037' read -r name folder _ args limit; do
       *) run="status $status" ;;
     esac
     sed -f "$here/filter.sed" "$out/$name.raw" >"$out/$name.out"
-    if [ -f "$here/expected/$name.out" ]; then
+    if [ -f "$here/expected/$name.raw" ]; then
       recorded=$((recorded + 1))
-      if cmp -s "$here/expected/$name.out" "$out/$name.out"; then verdict=same same=$((same + 1)); else verdict=differs; fi
+      sed -f "$here/filter.sed" "$here/expected/$name.raw" >"$out/$name.expected"
+      if cmp -s "$out/$name.expected" "$out/$name.out"; then verdict=same same=$((same + 1)); else verdict=differs; fi
     fi
   fi
   printf '%-26s %-8s %-12s %s\n' "$name" "$build" "$run" "$verdict"
