@@ -570,8 +570,13 @@ int main() {
                 edits[i].drop = true;
                 edits[storage - 1].insert_after += " __thread";
             } else {
+                // after a leading alignas (nvcc takes "__shared__ alignas(16) float a[...]"): g++ wants
+                // standard attributes ahead of the storage class
+                size_t at = start;
+                while (at < k && (is(at, "__shared__") || (is(at, "alignas") && is(at + 1, "("))))
+                    at = is(at, "alignas") ? match(at + 1) + 1 : at + 1;
                 edits[i].drop = true;
-                edits[start].insert_before += "static __thread ";
+                edits[at].insert_before += "static __thread ";
             }
             continue;
         }
