@@ -6,6 +6,7 @@
 // when the last thread reaches the barrier it starts the next round itself, with the first thread. The
 // scheduler gets control back only when the order must change: a thread finished, or shuffling is on.
 #include "worker.h"
+#include "../include/cudawb/async.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -203,6 +204,15 @@ static void run_general(worker *w, unsigned n) {
         if ((unsigned)at_block == n - S.finished) {
             for (unsigned i = 0; i < n; i++) w->fibers[i].wait = FIBER_RUN;
         } else if (!warp_resolve()) {
+            bool awaits = false;
+            for (unsigned i = 0; i < n; i++) awaits |= !w->fibers[i].done && w->fibers[i].wait == FIBER_AWAIT;
+            if (awaits) {
+                // the GPU would wait for ever: say where instead of hanging
+                fprintf(stderr, "cudawb: every thread of block %llu still running waits (at a cuda::barrier or "
+                        "pipeline wait, or __syncthreads) for an arrival no thread will make: on the GPU the "
+                        "kernel would hang\n", (unsigned long long)w->block);
+                abort();
+            }
             fprintf(stderr, "cudawb: internal error: no GPU thread of the block can run; please report it\n");
             abort();
         }
@@ -248,6 +258,7 @@ void fiber_wait(int what) {
 }
 
 void fiber_reset() { S.cur = NULL; }
+
 
 // Fisher-Yates with a small xorshift generator: the same seed gives the same schedule.
 template <class T> void shuffle(T *v, int n, uint64_t seed) {
@@ -307,3 +318,21 @@ int __syncthreads_and(int predicate) {
     return __syncthreads_count(predicate) == (int)(blockDim.x * blockDim.y * blockDim.z);
 }
 int __syncthreads_or(int predicate) { return __syncthreads_count(predicate) != 0; }
+
+// cuda::barrier and cuda::pipeline waits (include/cudawb/async.h): the thread sleeps until a thread of its
+// block completes something (a barrier's phase, a pipeline's stage) and wakes every sleeper, which then
+// looks again at what it waits for.
+void cudawb_await(void) {
+    if (!S.cur || !S.general) {
+        fprintf(stderr, "cudawb: internal error: a cuda::barrier or pipeline wait in a kernel the compiler driver "
+                        "judged not to wait (called through a pointer?); please report it\n");
+        abort();
+    }
+    fiber_wait(FIBER_AWAIT);
+}
+
+void cudawb_await_wake(void) {
+    if (!S.cur) return;
+    for (unsigned i = 0; i < S.n; i++)
+        if (S.fibers[i].wait == FIBER_AWAIT) S.fibers[i].wait = FIBER_RUN;
+}

@@ -24,7 +24,9 @@ struct fault_record {  // a memcheck finding, analysed after the kernel (no lock
     bool misaligned = false;
 };
 
-enum { FIBER_RUN, FIBER_BLOCK, FIBER_WARP };  // what a fiber waits for (the general scheduler of fiber.cpp)
+// what a fiber waits for (the general scheduler of fiber.cpp): nothing, __syncthreads, a warp exchange, or a
+// cuda::barrier or pipeline of its block (cudawb_await: until another thread wakes it)
+enum { FIBER_RUN, FIBER_BLOCK, FIBER_WARP, FIBER_AWAIT };
 struct fiber {  // the barrier path reads the running fiber's next, and the next fiber's sp and tid
     void *sp;     // where it stopped; NULL before it started
     fiber *next;  // the fiber that runs after it in this round (fiber.cpp)

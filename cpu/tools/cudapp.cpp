@@ -208,6 +208,18 @@ static bool warp_level(size_t k, bool in_body) {
     return members.count(id) && k > 0 && (is(k - 1, ".") || is(k - 1, "->") || is(k - 1, "::"));
 }
 
+// Does the identifier at k name something whose waits make a thread sleep until other threads of its block
+// arrive: a cuda::barrier, a block-scope cuda::pipeline (its shared state, or the scope in its type)? Such a
+// kernel runs under the general fiber scheduler, as one with cooperative groups does (cudawb/async.h). A
+// thread-scope pipeline waits for nothing (its copies are done at the call) and keeps the faster schedulers.
+static bool block_wait(size_t k) {
+    static const std::set<std::string> names = {"pipeline_shared_state", "thread_scope_block",
+                                                "thread_scope_device", "thread_scope_system"};
+    std::string id = text(toks[k]);
+    if (names.count(id)) return true;
+    return id == "barrier" && k > 0 && is(k - 1, "::") && k > 1 && is(k - 2, "cuda");
+}
+
 // Device features with no CPU emulation: rejected at compile time, never a wrong answer.
 static const char *unsupported(const std::string &id) {
     // the pre-CUDA-9 forms without a mask: nvcc 13 no longer accepts them for sm_70 and later
@@ -641,7 +653,8 @@ int main() {
     for (auto &f : fns) device_names.insert(f.name);
     for (auto &f : fns) {
         for (size_t k = f.decl_start; k < f.body_open; k++)
-            if (toks[k].kind == IDENT && warp_level(k, false)) warp[f.name] = barrier[f.name] = true;
+            if (toks[k].kind == IDENT && (warp_level(k, false) || block_wait(k)))
+                warp[f.name] = barrier[f.name] = true;
         for (size_t k = f.body_open + 1; k < f.body_close; k++) {
             if (toks[k].kind == DIRECTIVE) { unroll_pragma(k); continue; }
             if (toks[k].kind != IDENT) continue;
@@ -649,7 +662,7 @@ int main() {
             if (id == "printf" && is(k + 1, "(")) edits[k].replace = "cudawb_printf";
             else if (id == "__assert_fail") edits[k].replace = "cudawb_assert_fail";
             else if (id.compare(0, 13, "__syncthreads") == 0) barrier[f.name] = true;
-            else if (warp_level(k, true)) warp[f.name] = barrier[f.name] = true;
+            else if (warp_level(k, true) || block_wait(k)) warp[f.name] = barrier[f.name] = true;
             else if (device_names.count(id) && id != f.name) calls[f.name].insert(id);
             else if (declared_only.count(id) && is(k + 1, "(")) warp[f.name] = barrier[f.name] = true;  // may sync
             const char *why = unsupported(id);
