@@ -3,8 +3,9 @@
    (the rewriter sees the names), so a group's sync and shuffles make its threads meet as on a GPU.
    Provided: thread_block (this_thread_block), thread_block_tile<N> for N = 1, 2, 4, ..., 32
    (tiled_partition<N>), the dynamic tiled_partition(parent, n) as a thread_group, coalesced_group
-   (coalesced_threads), grid_group (this_grid, with sync under cudaLaunchCooperativeKernel), reduce with
-   plus/less/greater/bit_and/bit_or/bit_xor (cooperative_groups/reduce.h), and the free sync/thread_rank. */
+   (coalesced_threads, labeled_partition), grid_group (this_grid, with sync under
+   cudaLaunchCooperativeKernel), reduce with plus/less/greater/bit_and/bit_or/bit_xor
+   (cooperative_groups/reduce.h), and the free sync/thread_rank. */
 #ifndef CUDAWB_COOPERATIVE_GROUPS_H
 #define CUDAWB_COOPERATIVE_GROUPS_H
 #include <string.h>
@@ -54,6 +55,7 @@ public:
        size() is the one a thread_group has. */
     unsigned long long num_threads() const = delete;
     unsigned long long thread_rank() const { return rank_; }
+    unsigned lanes() const { return mask_; } /* the CPU backend's own: the group's lanes of its warp */
     void sync() const {
         if (mask_) __syncwarp(mask_);
         else __syncthreads();
@@ -180,6 +182,16 @@ public:
     int all(int pred) const { return __all_sync(mask_, pred); }
 };
 inline coalesced_group coalesced_threads() { return coalesced_group(__activemask()); }
+
+/* the threads of a warp group with the same label: a coalesced_group each (ranks in lane order) */
+template <class T> inline coalesced_group labeled_partition(const coalesced_group &g, T label) {
+    return coalesced_group(__match_any_sync(g.lanes(), label));
+}
+template <unsigned N, class P, class T>
+inline coalesced_group labeled_partition(const thread_block_tile<N, P> &g, T label) {
+    static_assert(N <= 32, "labeled_partition: a tile of at most 32 threads");
+    return coalesced_group(__match_any_sync(g.lanes(), label));
+}
 
 /* every thread of the grid; sync() only under cudaLaunchCooperativeKernel */
 class grid_group {

@@ -196,7 +196,8 @@ static bool warp_level(size_t k, bool in_body) {
         "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync",
         "__all_sync", "__activemask", "__syncwarp", "__match_any_sync", "__match_all_sync", "__reduce_add_sync",
         "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
-        "cooperative_groups", "this_thread_block", "tiled_partition", "coalesced_threads", "this_grid"};
+        "cooperative_groups", "this_thread_block", "tiled_partition", "coalesced_threads", "this_grid",
+        "labeled_partition"};
     static const std::set<std::string> types = {"thread_block", "thread_block_tile", "thread_group",
                                                 "coalesced_group", "grid_group"};
     static const std::set<std::string> members = {"sync", "shfl", "shfl_up", "shfl_down", "shfl_xor", "any",
