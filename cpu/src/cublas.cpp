@@ -9,7 +9,7 @@
 #include "internal.h"
 #include "gemm.h"
 #include "blas_operand.h"
-#include "../include/cublas_v2.h"
+#include "cublas_call.h"
 #include <initializer_list>
 #include <math.h>
 #include <mutex>
@@ -24,12 +24,6 @@ using namespace rt;
 // Handles are never freed: every handle ever created stays in the registry, so that a call on a destroyed one
 // can return what the H200 returned (13), and destroying it again can fail as the real library's double
 // free does.
-struct cublasContext {
-    bool live;
-    size_t bytes;  // the device memory this handle holds until it is destroyed
-    cudaStream_t stream;
-    cublasPointerMode_t mode;
-};
 struct registry {
     std::set<cublasHandle_t> handles;
     std::mutex mu;
@@ -47,7 +41,7 @@ static int live_handles() {
 
 // 0 for a live handle; 1 for NULL (or a pointer that never was a handle). For a destroyed one, what the H200
 // returned: 15 while another handle was alive (cpu/tests/cases/cublas_handles.cu), 13 when none was.
-static cublasStatus_t usable(cublasHandle_t h) {
+cublasStatus_t rt::usable(cublasHandle_t h) {
     if (!h) return CUBLAS_STATUS_NOT_INITIALIZED;
     std::lock_guard<std::mutex> g(R().mu);
     if (!R().handles.count(h)) return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -242,81 +236,17 @@ cublasStatus_t cublasGetVectorAsync(int n, int elemSize, const void *x, int incx
     return vector(n, elemSize, x, incx, y, incy, x, stream, true);
 }
 
-// ---- compute calls: queued on the handle's stream ----
+// ---- compute calls: queued on the handle's stream (cublas_call.h) ----
 
-// cuBLAS's xerbla: names the routine and the 1-based parameter (the handle is not counted).
-static cublasStatus_t illegal(const char *routine, int param) {
+cublasStatus_t rt::illegal(const char *routine, int param) {
     fflush(stdout);
     printf(" ** On entry to %s  parameter number %d had an illegal value\n", routine, param);
     fflush(stdout);
     return CUBLAS_STATUS_INVALID_VALUE;
 }
 
-// A cuBLAS kernel: runs with the device pages open. A pointer it is given that the GPU cannot reach (pageable
-// host memory, for the matrices, or for a scalar in device pointer mode) makes it fault as a GPU kernel
-// would, before anything is read: a sticky 700 (719 under the memory checker). Managed memory it is given
-// becomes resident, as for a kernel of our own (launch.cpp).
-enum { MAX_POINTERS = 5 };
-template <class F> struct blas_op : op {
-    F body;
-    bool host_pointer;
-    const void *ptrs[MAX_POINTERS];
-    explicit blas_op(const F &f) : body(f), host_pointer(false) {}
-    void run() override {
-        if (host_pointer) {
-            for (const void *p : ptrs)
-                if (p && !cudawb::device_accessible(p)) {
-                    memcheck_library_fault(p);
-                    break;
-                }
-            set_sticky(cfg.memcheck ? cudaErrorLaunchFailure : cudaErrorIllegalAddress);
-            return;
-        }
-        for (const void *p : ptrs)
-            if (p) make_resident(p);
-        body();
-    }
-};
-
-// Queues f with the device pointers it reads or writes (NULL for none). After a kernel fault the context is
-// unusable and the launch itself fails: 13, as the H200 returned for every later cuBLAS call.
-template <class F>
-static cublasStatus_t submit(cublasHandle_t h, const F &f, std::initializer_list<const void *> pointers) {
-    if (context_error()) return CUBLAS_STATUS_EXECUTION_FAILED;
-    blas_op<F> *o = new blas_op<F>(f);
-    int i = 0;
-    for (const void *p : pointers) {
-        o->ptrs[i++] = p;
-        if (p && !cudawb::device_accessible(p)) o->host_pointer = true;
-    }
-    while (i < MAX_POINTERS) o->ptrs[i++] = NULL;
-    o->stream = h->stream;
-    enqueue(o);
-    return CUBLAS_STATUS_SUCCESS;
-}
-
-// A scalar argument: read at the call in host pointer mode; in device mode the pointer goes to the kernel
-// (submit checks that the GPU can reach it) and is read when it runs.
-template <class T> struct scalar {
-    const T *p;
-    T value;
-    bool device;
-    T get() const { return device ? *p : value; }
-    const void *kernel_pointer() const { return device ? p : NULL; }
-};
-template <class T> static scalar<T> take(cublasHandle_t h, const T *p) {
-    scalar<T> s = {p, T(0), h->mode == CUBLAS_POINTER_MODE_DEVICE};
-    if (!s.device) s.value = *p;
-    return s;
-}
-
-static bool bad_op(cublasOperation_t op) { return op != CUBLAS_OP_N && op != CUBLAS_OP_T && op != CUBLAS_OP_C; }
-
-template <class T>
-static cublasStatus_t gemm_call(const char *routine, cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
-                                int m, int n, int k, const T *alpha, const T *A, int lda, const T *B, int ldb,
-                                const T *beta, T *C, int ldc) {
-    if (cublasStatus_t s = usable(h)) return s;
+cublasStatus_t rt::gemm_checks(const char *routine, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                               int lda, int ldb, int ldc) {
     int rows_a = ta == CUBLAS_OP_N ? m : k, rows_b = tb == CUBLAS_OP_N ? k : n;
     if (bad_op(ta)) return illegal(routine, 1);
     if (bad_op(tb)) return illegal(routine, 2);
@@ -326,6 +256,15 @@ static cublasStatus_t gemm_call(const char *routine, cublasHandle_t h, cublasOpe
     if (lda < (rows_a > 1 ? rows_a : 1)) return illegal(routine, 8);
     if (ldb < (rows_b > 1 ? rows_b : 1)) return illegal(routine, 10);
     if (ldc < (m > 1 ? m : 1)) return illegal(routine, 13);
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+template <class T>
+static cublasStatus_t gemm_call(const char *routine, cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
+                                int m, int n, int k, const T *alpha, const T *A, int lda, const T *B, int ldb,
+                                const T *beta, T *C, int ldc) {
+    if (cublasStatus_t s = usable(h)) return s;
+    if (cublasStatus_t s = gemm_checks(routine, ta, tb, m, n, k, lda, ldb, ldc)) return s;
     if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
     if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
     scalar<T> a = take(h, alpha), b = take(h, beta);
