@@ -22,7 +22,7 @@ typedef enum { CUBLAS_POINTER_MODE_HOST = 0, CUBLAS_POINTER_MODE_DEVICE = 1 } cu
 typedef enum { CUBLAS_FILL_MODE_LOWER = 0, CUBLAS_FILL_MODE_UPPER = 1, CUBLAS_FILL_MODE_FULL = 2 } cublasFillMode_t;
 typedef struct cublasContext *cublasHandle_t;
 
-/* Every call but the three below is traced by the grader's shim (grader/shim/cublas.def, with ld's --wrap):
+/* Every call but the batched ones and the three below is traced by the grader's shim (grader/shim/cublas.def, with ld's --wrap):
    C names, exactly cuBLAS 13's parameters, and the call site as a last, defaulted parameter (CUDAWB_AT). */
 extern "C" cublasStatus_t cublasCreate_v2(cublasHandle_t *handle, CUDAWB_AT);
 extern "C" cublasStatus_t cublasDestroy_v2(cublasHandle_t handle, CUDAWB_AT);
@@ -69,6 +69,34 @@ extern "C" cublasStatus_t cublasSdot_v2(cublasHandle_t handle, int n, const floa
                                         int incy, float *result, CUDAWB_AT);
 extern "C" cublasStatus_t cublasSnrm2_v2(cublasHandle_t handle, int n, const float *x, int incx, float *result,
                                          CUDAWB_AT);
+
+/* the batched calls (src/cublas_batched.cpp): not traced (no lesson uses them), but declared the same way */
+extern "C" cublasStatus_t cublasSgemmBatched(cublasHandle_t handle, cublasOperation_t transa,
+                                             cublasOperation_t transb, int m, int n, int k, const float *alpha,
+                                             const float *const Aarray[], int lda, const float *const Barray[],
+                                             int ldb, const float *beta, float *const Carray[], int ldc,
+                                             int batchCount, CUDAWB_AT);
+extern "C" cublasStatus_t cublasDgemmBatched(cublasHandle_t handle, cublasOperation_t transa,
+                                             cublasOperation_t transb, int m, int n, int k, const double *alpha,
+                                             const double *const Aarray[], int lda, const double *const Barray[],
+                                             int ldb, const double *beta, double *const Carray[], int ldc,
+                                             int batchCount, CUDAWB_AT);
+extern "C" cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa,
+                                                    cublasOperation_t transb, int m, int n, int k,
+                                                    const float *alpha, const float *A, int lda,
+                                                    long long int strideA, const float *B, int ldb,
+                                                    long long int strideB, const float *beta, float *C, int ldc,
+                                                    long long int strideC, int batchCount, CUDAWB_AT);
+extern "C" cublasStatus_t cublasDgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa,
+                                                    cublasOperation_t transb, int m, int n, int k,
+                                                    const double *alpha, const double *A, int lda,
+                                                    long long int strideA, const double *B, int ldb,
+                                                    long long int strideB, const double *beta, double *C, int ldc,
+                                                    long long int strideC, int batchCount, CUDAWB_AT);
+extern "C" cublasStatus_t cublasSgetrfBatched(cublasHandle_t handle, int n, float *const A[], int lda, int *P,
+                                              int *info, int batchSize, CUDAWB_AT);
+extern "C" cublasStatus_t cublasDgetrfBatched(cublasHandle_t handle, int n, double *const A[], int lda, int *P,
+                                              int *info, int batchSize, CUDAWB_AT);
 
 /* not traced */
 cublasStatus_t cublasGetVersion_v2(cublasHandle_t handle, int *version);
