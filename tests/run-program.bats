@@ -142,11 +142,14 @@ fixture() {
     printf '7\tcublasSgemm\top\t0\tm.cu:13\t1\tta=N tb=N mnk=1x5x3 A=alloc#1+12 lda=4 B=alloc#2 ldb=3 C=alloc#3+12 ldc=4\n'
     printf '8\tcublasSgemm\top\t0\tm.cu:14\t1\tta=N tb=N mnk=2x5x3 A=alloc#1+8 lda=4 B=alloc#2 ldb=3 C=alloc#3+12 ldc=4\n'
     printf '9\tcublasSgemm\top\t7\tm.cu:15\t1\tta=N tb=N mnk=4x5x3 A=alloc#1 lda=9 B=alloc#2 ldb=3 C=alloc#3 ldc=4\n'
+    printf '10\tcublasSgemv\top\t0\tm.cu:16\t1\tta=T mn=4x3 A=alloc#1 lda=4 x=alloc#3 incx=7 y=alloc#2 incy=-2\n'
   } >"$RUN_DIR/calls.tsv"
   run library_overruns
   assert_success
   # 6: A, 3 columns 5 apart (14 floats, 56 bytes); 8: C's block of 2 rows from row 3 runs one float past.
+  # 10: a gemv of A^T, whose x has m = 4 elements, 7 apart: 22 floats.
   assert_equal "$(cut -f1,8 <<<"$output")" "$(printf '%s\n' \
     "6	A (alloc#1), 3 columns of 4 floats each 5 apart, spans 56 bytes: 8 past the end of its 48-byte allocation" \
-    "8	C (alloc#3+12), 5 columns of 2 floats each 4 apart, spans 72 bytes: 4 past the end of its 80-byte allocation")"
+    "8	C (alloc#3+12), 5 columns of 2 floats each 4 apart, spans 72 bytes: 4 past the end of its 80-byte allocation" \
+    "10	x (alloc#3), 4 floats 7 apart, spans 88 bytes: 8 past the end of its 80-byte allocation")"
 }

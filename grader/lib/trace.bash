@@ -451,7 +451,7 @@ printed_times() {
     d1 = w[i] - a; d2 = w[j] - b; exit !(d1 < tol && d1 > -tol && d2 < tol && d2 > -tol) }'
 }
 
-# library_overruns: the last run's cuBLAS products (cublasSgemm, cublasDgemm, and gemv's matrix) with an operand
+# library_overruns: the last run's cuBLAS products (cublasSgemm, cublasDgemm, cublasSgemv, cublasDgemv) with an operand
 # that, as the call lays it out, runs past the allocation it starts in. A column-major operand is cols columns
 # of rows elements, ld apart: it spans (cols - 1) ld + rows elements from its pointer (the CPU backend holds
 # the library to the same span: cpu/src/blas_operand.h). One line each: the call's record, a tab, what runs
@@ -461,15 +461,19 @@ printed_times() {
 library_overruns() {
   trace_table
   awk -F '\t' '
-    function operand(name, ld, rows, cols,   p, id, off, need) {
+    function abs(v) { return v < 0 ? -v : v }
+    function operand(name, ld, rows, cols,   p, id, off, need, type, shape) {
       p = f[name]
       if (rows <= 0 || cols <= 0 || p !~ /^(alloc|managed|pinned)#[0-9]+(\+[0-9]+)?$/) return ""
       id = p; sub(/^[a-z]+#/, "", id); sub(/\+.*/, "", id)
       off = (p ~ /\+/) ? substr(p, index(p, "+") + 1) + 0 : 0
       need = off + ((cols - 1) * ld + rows) * elem
       if (!(id in size) || need <= size[id]) return ""
-      return sprintf("%s (%s), %d columns of %d %s each %d apart, spans %d bytes: %d past the end of its %d-byte allocation", \
-        name, p, cols, rows, elem == 4 ? "floats" : "doubles", ld, need - off, need - size[id], size[id])
+      type = elem == 4 ? "floats" : "doubles"
+      shape = name ~ /^[xy]$/ ? sprintf("%d %s %d apart", cols, type, ld) : \
+        sprintf("%d columns of %d %s each %d apart", cols, rows, type, ld)
+      return sprintf("%s (%s), %s, spans %d bytes: %d past the end of its %d-byte allocation", \
+        name, p, shape, need - off, need - size[id], size[id])
     }
     {
       split("", f); m = split($7, kv, " ")
@@ -477,8 +481,13 @@ library_overruns() {
       if ($3 == "alloc" && $4 == 0 && ("alloc" in f)) { size[f["alloc"]] = f["bytes"] + 0; next }
       if ($4 != 0 || $2 !~ /^cublas[SD]gem[mv]$/) next
       elem = substr($2, 7, 1) == "S" ? 4 : 8
-      split(f["mnk"], d, "x")
-      if ($2 ~ /gemv$/) what = operand("A", f["lda"], d[1], d[2])
+      split($2 ~ /gemv$/ ? f["mn"] : f["mnk"], d, "x")
+      if ($2 ~ /gemv$/) {
+        # x and y: one row each, |inc| apart (a negative increment walks the same span from the other end)
+        what = operand("A", f["lda"], d[1], d[2])
+        if (what == "") what = operand("x", abs(f["incx"]), 1, f["ta"] == "N" ? d[2] : d[1])
+        if (what == "") what = operand("y", abs(f["incy"]), 1, f["ta"] == "N" ? d[1] : d[2])
+      }
       else {
         what = operand("A", f["lda"], f["ta"] == "N" ? d[1] : d[3], f["ta"] == "N" ? d[3] : d[1])
         if (what == "") what = operand("B", f["ldb"], f["tb"] == "N" ? d[3] : d[2], f["tb"] == "N" ? d[2] : d[3])
