@@ -17,7 +17,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 case $backend in
-  cpu) compiler=("$cpu_dir/bin/nvcc-cpu") ;;
+  cpu) compiler=("$cpu_dir/bin/nvcc-cpu" -arch=native) ;;  # as on the GPU: __CUDA_ARCH__ 900 in both
   gpu) compiler=(nvcc -arch=native) ;;
   *) echo "run.sh: --backend cpu or gpu" >&2; exit 2 ;;
 esac
