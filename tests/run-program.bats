@@ -143,6 +143,13 @@ fixture() {
     printf '8\tcublasSgemm\top\t0\tm.cu:14\t1\tta=N tb=N mnk=2x5x3 A=alloc#1+8 lda=4 B=alloc#2 ldb=3 C=alloc#3+12 ldc=4\n'
     printf '9\tcublasSgemm\top\t7\tm.cu:15\t1\tta=N tb=N mnk=4x5x3 A=alloc#1 lda=9 B=alloc#2 ldb=3 C=alloc#3 ldc=4\n'
     printf '10\tcublasSgemv\top\t0\tm.cu:16\t1\tta=T mn=4x3 A=alloc#1 lda=4 x=alloc#3 incx=7 y=alloc#2 incy=-2\n'
+    # a pitched buffer (3 rows of a 64-byte pitch: 192 bytes) used with ld = 16 floats, whole (12) and from its
+    # second float (15: 4 bytes past); a managed one of unknown size, not judged (14)
+    printf '11\tcudaMallocPitch\talloc\t0\tm.cu:17\t1\twidth=48 height=3 alloc=4 ptr=alloc#4 pitch=64\n'
+    printf '12\tcublasSgemm\top\t0\tm.cu:18\t1\tta=N tb=N mnk=12x3x3 A=alloc#4 lda=16 B=alloc#2 ldb=3 C=alloc#4 ldc=16\n'
+    printf '13\tcudaMallocManaged\talloc\t0\tm.cu:19\t1\talloc=5 ptr=managed#5\n'
+    printf '14\tcublasSgemm\top\t0\tm.cu:20\t1\tta=N tb=N mnk=4x5x3 A=managed#5 lda=400 B=alloc#2 ldb=3 C=alloc#3 ldc=4\n'
+    printf '15\tcublasSgemm\top\t0\tm.cu:21\t1\tta=N tb=N mnk=16x3x3 A=alloc#4+4 lda=16 B=alloc#2 ldb=3 C=alloc#4 ldc=16\n'
   } >"$RUN_DIR/calls.tsv"
   run library_overruns
   assert_success
@@ -151,5 +158,6 @@ fixture() {
   assert_equal "$(cut -f1,8 <<<"$output")" "$(printf '%s\n' \
     "6	A (alloc#1), 3 columns of 4 floats each 5 apart, spans 56 bytes: 8 past the end of its 48-byte allocation" \
     "8	C (alloc#3+12), 5 columns of 2 floats each 4 apart, spans 72 bytes: 4 past the end of its 80-byte allocation" \
-    "10	x (alloc#3), 4 floats 7 apart, spans 88 bytes: 8 past the end of its 80-byte allocation")"
+    "10	x (alloc#3), 4 floats 7 apart, spans 88 bytes: 8 past the end of its 80-byte allocation" \
+    "15	A (alloc#4+4), 3 columns of 16 floats each 16 apart, spans 192 bytes: 4 past the end of its 192-byte allocation")"
 }

@@ -478,7 +478,12 @@ library_overruns() {
     {
       split("", f); m = split($7, kv, " ")
       for (i = 1; i <= m; i++) { k = kv[i]; sub(/=.*/, "", k); f[k] = substr(kv[i], length(k) + 2) }
-      if ($3 == "alloc" && $4 == 0 && ("alloc" in f)) { size[f["alloc"]] = f["bytes"] + 0; next }
+      # an allocation'"'"'s size: its bytes, or a pitched one'"'"'s pitch x height (x depth); unknown, unchecked
+      if ($3 == "alloc" && $4 == 0 && ("alloc" in f)) {
+        if ("bytes" in f) size[f["alloc"]] = f["bytes"] + 0
+        else if (("pitch" in f) && ("height" in f)) size[f["alloc"]] = f["pitch"] * f["height"] * (("depth" in f) ? f["depth"] : 1)
+        next
+      }
       if ($4 != 0 || $2 !~ /^cublas[SD]gem[mv]$/) next
       elem = substr($2, 7, 1) == "S" ? 4 : 8
       split($2 ~ /gemv$/ ? f["mn"] : f["mnk"], d, "x")
