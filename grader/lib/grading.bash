@@ -926,6 +926,12 @@ site_key() {
 
 # --- the memory checker --------------------------------------------------------------------------
 
+# checker_findings: how many accesses the memory checker reported in the last run (invalid, misaligned or
+# out of range), each a record of its own.
+checker_findings() {
+  cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -cE '^========= (Invalid |Misaligned |Out-of-range )' || true
+}
+
 # expect_memcheck_clean: compute-sanitizer memcheck (or the CPU backend's), run on the lesson's memcheck_args,
 # finds no access outside an allocation. Leaks and failed API calls it reports too are left to the steps that check them in the
 # trace (one mistake costs one step).
@@ -939,7 +945,7 @@ expect_memcheck_clean() {
   expect_allocated "there was nothing to check"
   # A bad access is a finding even where it cut the lesson's work short (its calls then fail): judged
   # before the work is asked for.
-  accesses=$(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -cE '^========= (Invalid |Misaligned |Out-of-range )' || true)
+  accesses=$(checker_findings)
   # A cuBLAS call that reaches past a buffer is a finding however the buffers lie, named by its call (on a
   # GPU the checker sees it only where it leaves every allocation): the same verdict on both backends.
   over=$(library_overruns | head -n 3)
@@ -991,7 +997,7 @@ memcheck_accesses() {
   [ -n "${MEMCHECK_STEP:-}" ] && [ -n "${WB_SANITIZER:-}" ] && [ -x "$WB_SANITIZER" ] || return 0
   # shellcheck disable=SC2046 # memcheck_args: numbers, a word each
   run_program --name memcheck --sanitize -- $(memcheck_args) >/dev/null
-  found=$(cat "$RUN_DIR/stdout" "$RUN_DIR/stderr" | grep -cE '^========= (Invalid |Misaligned |Out-of-range )' || true)
+  found=$(checker_findings)
   [ "${found:-0}" != 0 ] || found=$(library_overruns | grep -c . || true)
   echo "${found:-0}"
   RUN_DIR=${saved[0]} RUN_STATUS=${saved[1]} RUN_NORMAL=${saved[2]} RUN_HOW=${saved[3]}
