@@ -161,3 +161,44 @@ fixture() {
     "10	x (alloc#3), 4 floats 7 apart, spans 88 bytes: 8 past the end of its 80-byte allocation" \
     "15	A (alloc#4+4), 3 columns of 16 floats each 16 apart, spans 192 bytes: 4 past the end of its 192-byte allocation")"
 }
+
+@test "the same sources are built once: a copy from the build cache names the new folder's files; a change, or an allowance, builds again" {
+  require_solutions
+  require_backend
+  export WB_BACKEND WB_BUILD_CACHE_DIR=$BATS_TEST_TMPDIR/cache
+  WB_BACKEND=$(wb_backend)
+  backend_choose "$WB_BACKEND"
+  local a=$BATS_TEST_TMPDIR/a b=$BATS_TEST_TMPDIR/b
+  mkdir -p "$a" "$b"
+  # A warning, so that the message's path shows whose files it names.
+  sed 's/^int main(/static int never_used(void) { int x; return 0; }\nint main(/' \
+    "$WB_ROOT/solutions/01-allocation/alloc.cu" >"$a/alloc.cu"
+  cp "$a/alloc.cu" "$b/alloc.cu"
+  build_program 01-allocation "$a" "$WB_WORK/one" || fail "does not build: $(cat "$WB_WORK/one/compile.log")"
+  assert_equal "$(cat "$WB_WORK/one/status")" ok
+  assert_file_not_exists "$WB_WORK/one/cached"
+  assert_file_contains "$WB_WORK/one/compile.log" "^$a/alloc.cu:"
+  # The same sources from another folder: the kept build, its messages naming that folder's file.
+  build_program 01-allocation "$b" "$WB_WORK/two"
+  assert_equal "$(cat "$WB_WORK/two/status")" ok
+  assert_file_exists "$WB_WORK/two/cached"
+  assert_file_contains "$WB_WORK/two/compile.log" "^$b/alloc.cu:"
+  ! grep -qF "$a/" "$WB_WORK/two/compile.log" || fail "the kept build's messages name the first folder"
+  cmp "$WB_WORK/one/program" "$WB_WORK/two/program"
+  # One byte changed, or another allowance: built again.
+  echo '// changed' >>"$b/alloc.cu"
+  build_program 01-allocation "$b" "$WB_WORK/three"
+  assert_file_not_exists "$WB_WORK/three/cached"
+  WB_ALLOW=asm build_program 01-allocation "$a" "$WB_WORK/four"
+  assert_file_not_exists "$WB_WORK/four/cached"
+  # A build that did not end ok is never kept.
+  echo 'this is not C' >>"$b/alloc.cu"
+  build_program 01-allocation "$b" "$WB_WORK/five" || true
+  build_program 01-allocation "$b" "$WB_WORK/six" || true
+  assert_equal "$(cat "$WB_WORK/six/status")" compile-error
+  assert_file_not_exists "$WB_WORK/six/cached"
+  # The oldest go beyond WB_BUILD_CACHE_ENTRIES.
+  assert_equal "$(find "$WB_BUILD_CACHE_DIR" -mindepth 1 -maxdepth 1 | wc -l)" 3
+  WB_BUILD_CACHE_ENTRIES=2 WB_ALLOW=dlopen build_program 01-allocation "$a" "$WB_WORK/seven"
+  assert_equal "$(find "$WB_BUILD_CACHE_DIR" -mindepth 1 -maxdepth 1 | wc -l)" 2
+}

@@ -12,6 +12,8 @@
 # quiet as the machine is.
 set -euo pipefail
 WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# Every build compiled: a kept build (grader/lib/build.sh's cache) would time a copy, not the work.
+export WB_BUILD_CACHE=0
 # shellcheck source=grader/lib/lessons.sh
 . "$WB_ROOT/grader/lib/lessons.sh"
 n=${1:-100} lesson=${2:-}

@@ -11,6 +11,8 @@
 set -euo pipefail
 WB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export WB_ROOT
+# Every build compiled: a kept build (grader/lib/build.sh's cache) would time a copy, not the work.
+export WB_BUILD_CACHE=0
 # shellcheck source=grader/lib/build.sh
 . "$WB_ROOT/grader/lib/build.sh"
 # shellcheck source=grader/lib/backend.sh

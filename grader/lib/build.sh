@@ -110,6 +110,74 @@ policy_check() {
     --traced "$traced" --root "$WB_ROOT" --allow "${WB_ALLOW:-}" "$out"/src/* -- "$@" >"$out/policy.log" 2>&1
 }
 
+# The build cache: a build that ended ok is kept in WB_BUILD_CACHE_DIR (WB_BUILD/cache/builds/) as KEY/ (the
+# program and its logs), KEY a digest of everything the build depends on, so that the same sources built
+# again (make check STEP=N after make check, a saved file unchanged, a class's untouched skeletons, the
+# tests' repeated gradings) are copied, not compiled. Kept outside every sandbox: a compile cannot read or write it. WB_BUILD_CACHE=0 turns
+# it off (grader/bench/ measures builds); the latest WB_BUILD_CACHE_ENTRIES (16: about 100 MB on the CPU
+# backend) are kept.
+
+# build_cache_key OUT_DIR LIB...: prints the digest of what the build of OUT_DIR/src depends on: the student's
+# files (names and contents); what the compile may include of ours (kernels/, the CPU backend's headers and
+# compiler driver, the trace's sources); the policy and its tables; the compilers, the backend's runtime and
+# the tools the policy runs (path, size and time); flags, libraries, allowances, limits, the sandbox and the
+# backend's settings in the environment. Fails when the cache is off or a part cannot be read.
+build_cache_key() {
+  local out=$1 tool tools=() parts runtime=${CUDAWB_BUILD_DIR:-$WB_ROOT/build/cpu} # nvcc-cpu's runtime
+  shift
+  [ "${WB_BUILD_CACHE:-1}" != 0 ] || return 1
+  sandbox_available || true # a build without the sandbox is not one with it
+  for tool in "$WB_NVCC" g++ gcc objdump /usr/bin/python3; do
+    tools+=("$(command -v "$tool")") || return 1
+  done
+  parts=$(
+    exec 2>/dev/null
+    set -o pipefail
+    printf '%s\n' build-cache-1 "$WB_BACKEND" "${WB_CFLAGS[*]}" "${WB_ARCH:-}" "${WB_ALLOW:-}" "$*" \
+      "$WB_COMPILE_MEMORY_MB $WB_COMPILE_OUTPUT_MB $WB_COMPILE_TIMEOUT" "${WB_SANDBOX_STATE:-}"
+    { env | grep -E '^(CUDAWB|NVCC_CPU)_' || true; } | sort
+    (cd "$out/src" && sha256sum -- *) &&
+      find "$WB_ROOT/kernels" "$WB_ROOT/grader/policy" "$WB_ROOT/grader/shim" "$WB_ROOT/cpu/bin" "$WB_ROOT/cpu/include" \
+        -type f -print0 | sort -z | xargs -0 sha256sum &&
+      stat -L -c '%n %s %Y' "${tools[@]}" &&
+      { [ "$WB_BACKEND" != cpu ] || stat -c '%n %s %Y' "$runtime/libcudawb.a" "$runtime/libcudawb_cublas.a" "$runtime/.built"; }
+  ) || return 1
+  printf '%s' "$parts" | sha256sum | cut -c1-32
+}
+
+# build_cache_get KEY SRC_DIR OUT_DIR: the kept build KEY into OUT_DIR, its messages naming SRC_DIR's files as
+# a build of them would; fails when there is none.
+build_cache_get() {
+  local entry=${WB_BUILD_CACHE_DIR:-$WB_BUILD/cache/builds}/$1 src=$2 out=$3
+  [ -f "$entry/complete" ] || return 1
+  # Taken whole or not at all (another grading may be removing it as the oldest): the logs emptied again.
+  if ! { cp -- "$entry/program" "$out/program.tmp" && cp -- "$entry/compile.log" "$entry/policy.log" "$entry/link.log" \
+    "$out/" && mv -f -- "$out/program.tmp" "$out/program"; }; then
+    rm -f -- "$out/program.tmp" "$out/program"
+    : >"$out/compile.log" && : >"$out/policy.log" && : >"$out/link.log"
+    return 1
+  fi
+  replace_literal "$out/compile.log" "$(cat "$entry/src-dir")/" "$src/"
+  echo 0 >"$out/policy-ms"
+  echo "$1" >"$out/cached"
+  touch "$entry"
+  echo ok >"$out/status"
+}
+
+# build_cache_put KEY SRC_DIR OUT_DIR: keeps OUT_DIR's build (ended ok) as KEY: written aside, then renamed,
+# whole or not at all (gradings run side by side); the oldest beyond WB_BUILD_CACHE_ENTRIES go.
+build_cache_put() {
+  local root=${WB_BUILD_CACHE_DIR:-$WB_BUILD/cache/builds} tmp
+  mkdir -p "$root" && tmp=$(mktemp -d "$root/.new-XXXXXX") || return 0
+  if cp -- "$3/program" "$3/compile.log" "$3/policy.log" "$3/link.log" "$tmp/" && printf '%s' "$2" >"$tmp/src-dir" &&
+    touch "$tmp/complete" && mv -T -- "$tmp" "$root/$1" 2>/dev/null; then
+    find "$root" -mindepth 1 -maxdepth 1 -type d ! -name '.new-*' -printf '%T@ %p\n' | sort -rn |
+      tail -n +"$((${WB_BUILD_CACHE_ENTRIES:-16} + 1))" | cut -d' ' -f2- | while IFS= read -r old; do rm -rf -- "$old"; done
+  fi
+  rm -rf -- "$tmp"
+  return 0
+}
+
 # build_program LESSON SRC_DIR OUT_DIR: copies LESSON's files from SRC_DIR and builds OUT_DIR/program.
 # Writes OUT_DIR/status (ok, missing, not-a-file, compile-error, policy, link-error, no-compiler, timeout) and
 # the logs compile.log (the student's files only: what "compiles cleanly" judges), policy.log (what the policy
@@ -146,6 +214,10 @@ build_program() {
     echo no-compiler >"$out/status"
     return 1
   fi
+  # The same sources built before with the same everything else: that build (the cache, above).
+  local key=""
+  key=$(build_cache_key "$out" ${libs[@]+"${libs[@]}"}) || key=""
+  [ -z "$key" ] || ! build_cache_get "$key" "$src" "$out" || return 0
   for f in "$out"/src/*.cu; do
     obj=$out/obj/$(basename "$f" .cu).o
     in_sandbox "$out" "$WB_NVCC" "${WB_CFLAGS[@]}" ${WB_ARCH:+"$WB_ARCH"} -I "$out/src" \
@@ -193,4 +265,5 @@ build_program() {
   fi
   mv "$out/obj/program" "$out/program"
   echo ok >"$out/status"
+  [ -z "$key" ] || build_cache_put "$key" "$src" "$out"
 }

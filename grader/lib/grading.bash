@@ -3,6 +3,11 @@
 # Every check that fails explains three things: what was expected, what happened, the usual cause.
 
 # shellcheck shell=bash
+# Bats's DEBUG trap records a stack trace before every command a step runs: 50 times a command's own cost,
+# and most of a grading's time. Our failures explain themselves (what was expected, what happened, the
+# usual cause), and report.sh drops Bats's stack trace lines, so the steps run without it,
+# from here: loading these libraries under it took as long as a short step.
+trap - DEBUG
 WB_ROOT=${WB_ROOT:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
 WB_BUILD=${WB_BUILD:-$WB_ROOT/build}
 # shellcheck source=grader/lib/build.sh
@@ -30,10 +35,6 @@ wb_load_bats_libraries() {
   done
 }
 wb_load_bats_libraries
-# Bats's DEBUG trap records a stack trace before every command a step runs: 50 times a command's own cost,
-# and most of a grading's time. Our failures explain themselves (what was expected, what happened, the
-# usual cause), and report.sh drops Bats's stack trace lines, so the steps run without it.
-trap - DEBUG
 
 WB_LESSON=${WB_LESSON:-$(basename "$BATS_TEST_FILENAME" .bats)}
 WB_TIMEOUT=${WB_TIMEOUT:-20}           # seconds one run of the student's program may take

@@ -220,16 +220,19 @@ first_n() { calls --first "$@" | cut -f1; }
 # shellcheck disable=SC2034 # read through error_name's and error_string's namerefs
 declare -gA WB_ERROR_NAME=() WB_ERROR_STRING=() WB_CUBLAS_NAME=() WB_CUBLAS_STRING=()
 load_error_tables() {
-  local line re='^CUDAWB_(ERROR|CUBLAS_STATUS)\(([0-9]+), ([A-Za-z0-9_]+), "(.*)"\)$'
-  # shellcheck disable=SC2034 # read through error_name's and error_string's namerefs
-  while IFS= read -r line; do
-    [[ $line =~ $re ]] || continue
-    if [ "${BASH_REMATCH[1]}" = ERROR ]; then
-      WB_ERROR_NAME[${BASH_REMATCH[2]}]=${BASH_REMATCH[3]} WB_ERROR_STRING[${BASH_REMATCH[2]}]=${BASH_REMATCH[4]}
-    else
-      WB_CUBLAS_NAME[${BASH_REMATCH[2]}]=${BASH_REMATCH[3]} WB_CUBLAS_STRING[${BASH_REMATCH[2]}]=${BASH_REMATCH[4]}
-    fi
-  done < <(cat "$WB_ROOT/cpu/include/cudawb/errors.def" "$WB_ROOT/cpu/include/cudawb/cublas_status.def")
+  local line table re='^CUDAWB_(ERROR|CUBLAS_STATUS)\(([0-9]+), ([A-Za-z0-9_]+), "(.*)"\)$'
+  # Each file read by itself, not through a pipe: read(1) on a pipe takes a byte at a time.
+  for table in errors.def cublas_status.def; do
+    # shellcheck disable=SC2034 # read through error_name's and error_string's namerefs
+    while IFS= read -r line; do
+      [[ $line =~ $re ]] || continue
+      if [ "${BASH_REMATCH[1]}" = ERROR ]; then
+        WB_ERROR_NAME[${BASH_REMATCH[2]}]=${BASH_REMATCH[3]} WB_ERROR_STRING[${BASH_REMATCH[2]}]=${BASH_REMATCH[4]}
+      else
+        WB_CUBLAS_NAME[${BASH_REMATCH[2]}]=${BASH_REMATCH[3]} WB_CUBLAS_STRING[${BASH_REMATCH[2]}]=${BASH_REMATCH[4]}
+      fi
+    done <"$WB_ROOT/cpu/include/cudawb/$table"
+  done
 }
 load_error_tables
 

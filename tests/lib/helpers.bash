@@ -100,7 +100,7 @@ require_sandbox_or_skip_file() {
 fingerprint() {
   (cd "$WB_ROOT" && find . \( -path ./build/check -o -path ./build/results -o -path ./build/results-of \
     -o -path ./build/report.txt -o -path ./build/tests -o -path ./build/class -o -path ./build/run \
-    -o -path ./build/backups -o -path ./build/book \) -prune -o -type f -print0 | sort -z | xargs -0 cksum)
+    -o -path ./build/backups -o -path ./build/book -o -path ./build/cache \) -prune -o -type f -print0 | sort -z | xargs -0 cksum)
 }
 
 # hostile_source NAME ROOT DEST: tests/hostile/NAME.cu with @ROOT@ (the repository it attacks) and @MARK@
