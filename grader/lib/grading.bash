@@ -156,7 +156,10 @@ expect_printed() {
 }
 # The program the runs use: the build made when grading started, or WB_ALT_BUILD's, another build of the
 # same sources that a step made itself (lesson 00 builds them again with other nvcc flags).
-program() { printf '%s\n' "$WB_WORK/build${WB_ALT_BUILD:+/$WB_ALT_BUILD}/program"; }
+# program_get VAR sets VAR to it without the fork of a $(program) (run_program and trace_table, every run).
+# shellcheck disable=SC2034 # pg_out is the caller's variable
+program_get() { local -n pg_out=$1; pg_out=$WB_WORK/build${WB_ALT_BUILD:+/$WB_ALT_BUILD}/program; }
+program() { local p; program_get p; printf '%s\n' "$p"; }
 
 # Skips the step when the program did not build (step 1 is the one that fails: one mistake, one step), or
 # when nothing here can run CUDA code.
@@ -182,7 +185,7 @@ require_program() {
 # timed, or that fills device memory (a CUDAWB_*LEAVE_FREE_MB setting), which every other run shares.
 run_program() {
   local name=default sanitize=0 envs=() cmd=() keep=() start elapsed cap_bytes report home boxed sandbox=() nproc=()
-  local cgroup="" oom="" key turn=shared
+  local cgroup="" oom="" key turn=shared prog
   while [ $# -gt 0 ]; do
     case $1 in
       --name) name=$2; shift 2 ;;
@@ -199,14 +202,19 @@ run_program() {
     expect_sealed
     return 0
   fi
-  rm -rf "$RUN_DIR" && mkdir -p "$RUN_DIR"
+  # Forks are the cost of a run here (each ~5 ms on a 2-core machine, some forty after every run of a
+  # sweep): none that a builtin or a test can spare.
+  [ ! -e "$RUN_DIR" ] || rm -rf "$RUN_DIR"
+  # shellcheck disable=SC2174 # the mode is the run's folder's, the one the sandbox must reach
+  mkdir -p -m 755 "$RUN_DIR" && sandbox_reached "$RUN_DIR"
   : >"$RUN_DIR/report"
   # How it was run, for run_again: the settings and the arguments, NUL-separated.
   { [ ${#envs[@]} = 0 ] || printf '%s\0' "${envs[@]}"; } >"$RUN_DIR/envs"
   { [ $# = 0 ] || printf '%s\0' "$@"; } >"$RUN_DIR/args"
   [ "$sanitize" = 0 ] || : >"$RUN_DIR/sanitized"
   [ "$turn" = shared ] || : >"$RUN_DIR/alone"
-  cmd=("$(program)" "$@")
+  program_get prog
+  cmd=("$prog" "$@")
   # Under the memory checker, launches are traced without their arguments: finding how many a kernel has
   # can take a failing driver call, which compute-sanitizer reports (measured on the H200).
   [ "$sanitize" = 1 ] && envs+=(CUDAWB_NO_KERNEL_ARGS=1)
@@ -266,19 +274,21 @@ run_program() {
   ) && RUN_STATUS=0 || RUN_STATUS=$?
   elapsed=$(( ${EPOCHREALTIME//[!0-9]/} - start ))
   gpu_turn_give
-  rm -f "$home/.report-key" # read and removed by the trace, unless the program never started
-  oom=$(sandbox_cgroup_close "$cgroup")
+  # read and removed by the trace, unless the program never started (in the sandbox it was on its tmpfs)
+  [ "$boxed" = 1 ] || rm -f "$home/.report-key"
+  [ -z "$cgroup" ] || oom=$(sandbox_cgroup_close "$cgroup")
   echo "$((elapsed / 1000))" >"$RUN_DIR/elapsed-ms" # read by grader/bench/run.sh
   elapsed=$((elapsed / 1000000))
   cap_bytes=$((WB_OUTPUT_CAP_KB * 1024))
+  local sizes=()
   RUN_NORMAL=0
   if { [ "$RUN_STATUS" -eq 124 ] || [ "$RUN_STATUS" -eq 137 ]; } && [ "$elapsed" -ge "$wall" ]; then
     RUN_HOW="timed out after $wall s and was stopped"
     [ "$wall" = "$WB_TIMEOUT" ] || RUN_HOW="$RUN_HOW (the CPU backend's limit: $WB_TIMEOUT s of CPU time on each of the $WB_CPU_CORES cores it may use, or $wall s in all)"
   elif [ "$WB_BACKEND" = cpu ] && [ "$RUN_STATUS" -eq 152 ]; then
     RUN_HOW="timed out after $WB_TIMEOUT s and was stopped (the CPU backend counts CPU time, $WB_TIMEOUT s for each of the $WB_CPU_CORES cores it may use, so that a busy machine cannot cut a run short)"
-  elif [ "$RUN_STATUS" -eq 153 ] || [ "$(stat -c %s "$RUN_DIR/stdout")" -ge "$cap_bytes" ] ||
-    [ "$(stat -c %s "$RUN_DIR/stderr")" -ge "$cap_bytes" ]; then
+  elif [ "$RUN_STATUS" -eq 153 ] || { mapfile -t sizes < <(stat -c %s "$RUN_DIR/stdout" "$RUN_DIR/stderr") &&
+    { [ "${sizes[0]:-0}" -ge "$cap_bytes" ] || [ "${sizes[1]:-0}" -ge "$cap_bytes" ]; }; }; then
     RUN_HOW="printed more than $WB_OUTPUT_CAP_KB KiB and was stopped"
   elif [ -n "$oom" ]; then
     RUN_HOW="used more than $WB_MEMORY_MB MiB of host memory and was stopped"
@@ -309,13 +319,18 @@ expect_sealed() {
 # or ends with the seal our trace computes with KEY (grader/shim/seal.h), which is then removed. Otherwise
 # the report is kept aside as report.unsealed, an empty one takes its place, and the check fails.
 seal_check() {
-  local report=$1 key=$2 last want
+  local report=$1 key=$2 last want n
+  local -a rows
   [ -s "$report" ] || return 0
-  last=$(tail -n 1 "$report")
+  # Read into the shell (mapfile: no fork): the seal is the last line, the record the lines before it, each
+  # with its newline. A line the shell cannot hold (a NUL byte) changes the digest: not believed.
+  mapfile -t rows <"$report"
+  n=${#rows[@]}
+  last=${rows[n - 1]}
   if [[ $last =~ ^seal\ [0-9a-f]{64}$ ]]; then
-    want=$({ printf '%s' "$key"; head -n -1 "$report"; printf '%s' "$key"; } | sha256sum)
+    want=$(sha256sum < <(printf '%s' "$key"; [ "$n" -lt 2 ] || printf '%s\n' "${rows[@]:0:n-1}"; printf '%s' "$key"))
     if [ "seal ${want%% *}" = "$last" ]; then
-      head -n -1 "$report" >"$report.tmp" && mv -f "$report.tmp" "$report"
+      if [ "$n" -lt 2 ]; then : >"$report"; else printf '%s\n' "${rows[@]:0:n-1}" >"$report"; fi
       return 0
     fi
   fi
@@ -760,10 +775,15 @@ contract_kept() {
       "$([ "$(call_field "$rec" injected)" = 1 ] && echo injection || echo failure)"
     return 1
   fi
-  [ -z "$(awk '$1 == "sticky" { print $2 }' "$RUN_DIR/report" 2>/dev/null)" ] || return 0
+  # The report's sticky lines (any: the driver keeps what the process held) and its first live count, in one
+  # pass (report_total's "live").
+  local sticky="" live=""
+  { IFS= read -r sticky; IFS= read -r live; } < <(awk '$1 == "sticky" { s = s $2 } $1 == "live" && !seen++ { l = $2 }
+    END { print s; print l }' "$RUN_DIR/report" 2>/dev/null)
+  [ -z "$sticky" ] || return 0
   # A leak the normal run has too is the leak step's, not this one's, unless the program released
   # nothing at all: then no cleanup ran, whatever the normal run does.
-  if [ "$(report_total live)" != 0 ] && [ -z "$(calls class=free status=0)$(calls class=destroy status=0)" ]; then
+  if [ "$live" != 0 ] && [ -z "$(calls class=free status=0)$(calls class=destroy status=0)" ]; then
     echo "it released nothing it held: no cudaFree (or other release) ran after the failure:"
     leaks_beyond ""
     return 1
@@ -776,19 +796,21 @@ contract_kept() {
 # the trace's sticky line counts) which the trace did not make: neither injected (injected=1) nor the
 # emulated consequence of an injected one (sticky=1). Nothing when there is none.
 unexcused_sticky() {
-  calls | awk -F '\t' '($4 == 700 || $4 == 710 || ($4 >= 714 && $4 <= 719)) && (" " $7 " ") !~ / (injected|sticky)=1 / { print; exit }'
+  trace_table
+  awk -F '\t' '($4 == 700 || $4 == 710 || ($4 >= 714 && $4 <= 719)) && (" " $7 " ") !~ / (injected|sticky)=1 / { print; exit }' "$RUN_DIR/calls.tsv"
 }
 
 # unreleased_objects [handle|stream|event]: the streams, events and cuBLAS handles the last run created and
 # never destroyed, one line each with the place that made it ("cublasCreate at gemm.cu:100 (handle#1),
 # never destroyed"): a leak named by its place, so that the steps that find the same one share it.
 unreleased_objects() {
-  calls | awk -F '\t' -v only="${1:-}" '
+  trace_table
+  awk -F '\t' -v only="${1:-}" '
     function id(   m) { if (!match(" " $7 " ", " (handle|stream|event)=[a-z]+#[0-9]+ ")) return ""; m = substr(" " $7 " ", RSTART + 1, RLENGTH - 2); sub(/^[a-z]+=/, "", m); return m }
     $4 != 0 { next }
     $2 ~ /^(cublasCreate|cudaStreamCreate|cudaEventCreate)/ && (k = id()) != "" && (only == "" || index(k, only "#") == 1) { made[k] = $2 " at " $5; order[++n] = k }
     $2 ~ /^(cublasDestroy|cudaStreamDestroy|cudaEventDestroy)/ && (k = id()) != "" { delete made[k] }
-    END { for (i = 1; i <= n; i++) if (order[i] in made) printf "    %s (%s), never destroyed\n", made[order[i]], order[i] }'
+    END { for (i = 1; i <= n; i++) if (order[i] in made) printf "    %s (%s), never destroyed\n", made[order[i]], order[i] }' "$RUN_DIR/calls.tsv"
 }
 
 # leaks_beyond BASELINE_DIR: what the last run left alive (allocations, by function and site; streams,

@@ -18,24 +18,21 @@ student_files() {
 # student's file:line that led to the call, or the call's own site), times (1 + its aggregated repeats),
 # then the record's other key=value fields.
 trace_table() {
-  local report=$RUN_DIR/report table=$RUN_DIR/calls.tsv prog new cache files
+  local report=$RUN_DIR/report table=$RUN_DIR/calls.tsv unknown=$RUN_DIR/addresses.new prog new="" cache files
   [ -f "$table" ] && return 0
   [ -f "$report" ] || { : >"$table"; return 0; }
   # What addr2line said of each address, kept beside the program for the grading's later runs (a sweep's
   # runs share their addresses): only addresses not seen before are looked up. Few forks: this runs after
-  # every run of a grading.
-  prog=$(program)
+  # every run of a grading. The table is made with what the cache knows, its awk writing the report's stack
+  # addresses that the cache does not hold to addresses.new, once each; only when there are any, addr2line
+  # and the table again.
+  program_get prog
   cache=${prog%/*}/addr2line.cache
   [ -f "$cache" ] || { : >"$cache"; } 2>/dev/null || { cache=$RUN_DIR/addr2line.cache; : >>"$cache"; }
-  # The report's stack addresses that the cache does not hold, once each.
-  new=$(awk 'FILENAME == ARGV[1] { split($0, c, "\t"); if (c[2] ~ /^0x[0-9a-f]+$/) known[c[2]] = 1; next }
-    match($0, / stack=[^ ]*/) {
-      s = substr($0, RSTART, RLENGTH)
-      while (match(s, /\+0x[0-9a-f]*/)) {
-        a = substr(s, RSTART + 1, RLENGTH - 1); s = substr(s, RSTART + RLENGTH)
-        if (!(a in known)) { known[a] = 1; printf " %s", a }
-      }
-    }' "$cache" "$report")
+  student_files files
+  trace_table_awk "$cache" "$files" "$unknown" >"$table"
+  [ -s "$unknown" ] || return 0
+  read -r new <"$unknown" || true
   if [ -n "$new" ] && command -v addr2line >/dev/null 2>&1; then
     # The student's executable is read in the sandbox too: a crafted one must not reach the grader.
     local sandbox=()
@@ -45,9 +42,20 @@ trace_table() {
       awk -v asked="$new" 'BEGIN { n = split(asked, q, " ") }
         /^0x[0-9a-f]+$/ { print "A\t" q[++k]; next } { print "A\t" $0 }' >>"$cache" || true
   fi
-  student_files files
-  # The cache's lines (A), then the report's (R).
-  awk -F '\t' -v files="$files" '
+  trace_table_awk "$cache" "$files" /dev/null >"$table"
+}
+
+# trace_table_awk CACHE FILES UNKNOWN: calls.tsv's lines from the cache's lines (A), then the report's (R);
+# the report's stack addresses that CACHE does not hold go to the file UNKNOWN, once each, on one line.
+trace_table_awk() {
+  awk -F '\t' -v files="$2" -v unknown="$3" '
+    FILENAME == ARGV[2] && match($0, / stack=[^ ]*/) {
+      s = substr($0, RSTART, RLENGTH)
+      while (match(s, /\+0x[0-9a-f]*/)) {
+        a = substr(s, RSTART + 1, RLENGTH - 1); s = substr(s, RSTART + RLENGTH)
+        if (!(a in nf) && !(a in asked)) { asked[a] = 1; printf " %s", a >unknown }
+      }
+    }
     FILENAME == ARGV[2] { $0 = "R\t" $0 }
     function base(loc) { sub(/ \(discriminator [0-9]+\)$/, "", loc); sub(/^.*\//, "", loc); return loc }
     function mapped(loc,   m) {  # nvcc -O2 names inlined frames after its intermediate file
@@ -111,7 +119,7 @@ trace_table() {
       next
     }
     function flush() { if (pending) print pending "\t" times "\t" prev_out (gap != "" ? (prev_out != "" ? " " : "") "gap=" gap : "") }
-    END { flush() }' "$cache" "$report" >"$table"
+    END { flush() }' "$1" "$RUN_DIR/report"
 }
 
 # calls [--first] [KEY=VALUE]...: the last run's call records with every KEY=VALUE (fn, class, status, line or
