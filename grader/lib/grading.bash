@@ -872,7 +872,7 @@ expect_real_oom() {
 # --env K=V: for every run (run_program's). --survive FN: a run that exits with status 0 after its failure
 # passes when FN does (lesson 09: a failed allocation survived with smaller chunks); FN prints why not.
 fault_sweep() {
-  local prefix=sweep format=plain skip="" skip_lines=" " count_dir rec key n k=0 total why keys=" " sites=() site failed
+  local prefix=sweep format=plain skip="" skip_lines=" " count_dir n k=0 total why sites=() site failed
   local work=0 envs=() survive=""
   while [ $# -gt 0 ]; do
     case $1 in
@@ -894,16 +894,7 @@ fault_sweep() {
   for n in $skip; do
     skip_lines="$skip_lines$(calls "n=$n" | cut -f5) "
   done
-  local site_line site_fn
-  while IFS= read -r rec; do
-    call_get site_line "$rec" line
-    call_get site_fn "$rec" fn
-    [[ $skip_lines == *" $site_line "* ]] && continue
-    key=$(site_key "$site_line|$site_fn" <<<"${rec##*$'\t'}")
-    [[ $keys == *" $key "* ]] && continue
-    keys="$keys$key "
-    sites+=("$rec")
-  done < <(calls status=0 | awk -F '\t' '$3 ~ /^(alloc|create|op|sync)$/')
+  mapfile -t sites < <(calls status=0 | sweep_sites "$skip_lines")
   total=${#sites[@]}
   [ "$total" -gt 0 ] || fail "expected: CUDA calls in a normal run of the program; its trace has none"
   [ "$total" -le "$WB_SWEEP_MAX" ] || total=$WB_SWEEP_MAX
@@ -928,23 +919,28 @@ fault_sweep() {
   done
 }
 
-# site_key LINE|FN < FIELDS: what makes a call a site of its own for the sweep: its line and function,
-# and the objects it works on (buffers without their offsets, streams, events), its direction and its
-# kernel. A call inside a helper function has the helper's line whoever calls it: the objects tell the
-# helper's uses apart (a prefetch of the inputs and one of the results), while a loop over the chunks of
-# one buffer stays one site.
-site_key() {
-  awk -v site="$1" '{
-    key = site
-    for (i = 1; i <= NF; i++) {
-      k = $i; sub(/=.*/, "", k); v = substr($i, length(k) + 2)
-      if (k !~ /^(ptr|dst|src|to|at|kind|advice|stream|event|start|end|kernel|args)$/) continue
-      gsub(/\+[0-9]+/, "", v)                    # an offset into a buffer: the same buffer
-      if (k == "args") gsub(/(^|,)[0-9.e+-]+/, "", v) # a kernel'"'"'s numbers: only its buffers
-      key = key "|" k "=" v
-    }
-    print key
-  }'
+# sweep_sites SKIP_LINES < RECORDS: the records (calls' lines) of the calls a sweep fails, the first of each
+# site: allocations, creations, operations and synchronizing calls, not at a line of SKIP_LINES (" a.cu:12
+# a.cu:14 "). What makes a call a site of its own: its line and function, and the objects it works on
+# (buffers without their offsets, streams, events), its direction and its kernel. A call inside a helper
+# function has the helper's line whoever calls it: the objects tell the helper's uses apart (a prefetch of
+# the inputs and one of the results), while a loop over the chunks of one buffer stays one site. One awk for
+# the whole run (an awk for each site was some forty forks a sweep).
+sweep_sites() {
+  awk -F '\t' -v skip="$1" '
+    $3 !~ /^(alloc|create|op|sync)$/ || index(skip, " " $5 " ") { next }
+    {
+      key = $5 "|" $2
+      m = split($7, kv, " ")
+      for (i = 1; i <= m; i++) {
+        k = kv[i]; sub(/=.*/, "", k); v = substr(kv[i], length(k) + 2)
+        if (k !~ /^(ptr|dst|src|to|at|kind|advice|stream|event|start|end|kernel|args)$/) continue
+        gsub(/\+[0-9]+/, "", v)                    # an offset into a buffer: the same buffer
+        if (k == "args") gsub(/(^|,)[0-9.e+-]+/, "", v) # a kernel'"'"'s numbers: only its buffers
+        key = key "|" k "=" v
+      }
+      if (!(key in seen)) { seen[key] = 1; print }
+    }'
 }
 
 # --- the memory checker --------------------------------------------------------------------------
