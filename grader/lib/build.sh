@@ -113,9 +113,9 @@ policy_check() {
 # The build cache: a build that ended ok is kept in WB_BUILD_CACHE_DIR (WB_BUILD/cache/builds/) as KEY/ (the
 # program and its logs), KEY a digest of everything the build depends on, so that the same sources built
 # again (make check STEP=N after make check, a saved file unchanged, a class's untouched skeletons, the
-# tests' repeated gradings) are copied, not compiled. Kept outside every sandbox: a compile cannot read or write it. WB_BUILD_CACHE=0 turns
-# it off (grader/bench/ measures builds); the latest WB_BUILD_CACHE_ENTRIES (16: about 100 MB on the CPU
-# backend) are kept.
+# tests' repeated gradings) are copied, not compiled. It lies outside every sandbox: no compile reads or
+# writes it. WB_BUILD_CACHE=0 turns it off (grader/bench/ times builds); the newest WB_BUILD_CACHE_ENTRIES
+# (16: about 100 MB on the CPU backend) are kept.
 
 # build_cache_key OUT_DIR LIB...: prints the digest of what the build of OUT_DIR/src depends on: the student's
 # files (names and contents); what the compile may include of ours (kernels/, the CPU backend's headers and

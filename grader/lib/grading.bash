@@ -5,8 +5,8 @@
 # shellcheck shell=bash
 # Bats's DEBUG trap records a stack trace before every command a step runs: 50 times a command's own cost,
 # and most of a grading's time. Our failures explain themselves (what was expected, what happened, the
-# usual cause), and report.sh drops Bats's stack trace lines, so the steps run without it,
-# from here: loading these libraries under it took as long as a short step.
+# usual cause), and report.sh drops Bats's stack trace lines, so the steps run without it. Dropped here,
+# first: loading the libraries below under it took as long as a short step.
 trap - DEBUG
 WB_ROOT=${WB_ROOT:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
 WB_BUILD=${WB_BUILD:-$WB_ROOT/build}
