@@ -709,15 +709,18 @@ failed_call() {
 # and its bytes) or "located" (lesson 04: "error: FILE:LINE: CALL failed: NAME: STRING", FILE:LINE the
 # failed call's own line). The error and its string are the ones the trace recorded for the failed call.
 contract_kept() {
-  local format=${1:-plain} rec fn bytes code string lines line ok=0 n leaks
-  local -a names
+  local format=${1:-plain} rec fn bytes code string lines line ok=0 n own sticky live released alloc_calls
+  local -a names leaks
   if [ "$RUN_NORMAL" != 1 ] || [ "$RUN_STATUS" -ne 1 ]; then
     echo "it $RUN_HOW (the contract: exit status 1); stderr: $(grep -m1 . "$RUN_DIR/stderr" || echo '(nothing)')"
     return 1
   fi
-  rec=$(failed_call)
+  # Everything the contract reads from the run, in one pass (a sweep checks it after every run).
+  trace_table
+  { IFS= read -r rec; read -r lines; IFS= read -r line; IFS= read -r own; IFS= read -r sticky; read -r live
+    read -r released; read -r alloc_calls; mapfile -t leaks; } < <(contract_facts "${CONTRACT_BASELINE:-}")
   if [ -z "$rec" ]; then
-    if [ "$(report_total alloc-calls)" = "0" ]; then
+    if [ "$alloc_calls" = "0" ]; then
       echo "it made no allocation call at all, so there was nothing to fail (write step 2 first)"
     else
       echo "no CUDA call failed in this run: the call to fail was never made (do the program's calls change from run to run?)"
@@ -728,8 +731,6 @@ contract_kept() {
   call_get code "$rec" status
   call_get bytes "$rec" bytes || true
   string=$(error_string "$code" "$fn")
-  # How many "error: " lines, and the first, in one pass.
-  { read -r lines; IFS= read -r line; } < <(awk '/^error: / { if (!n++) first = $0 } END { print n + 0; print first }' "$RUN_DIR/stderr")
   if [ "$lines" -ne 1 ]; then
     echo "it printed $lines lines starting with \"error: \" on stderr, not one:"
     excerpt "$RUN_DIR/stderr" 4
@@ -764,8 +765,6 @@ contract_kept() {
   # excuses the cleanup only when the failure made it: the trace's own sticky error (an injected failure of a
   # synchronize, and every call after it, sticky=1). A program that brings one about itself, a kernel that
   # writes where it must not, has chosen to skip its cleanup.
-  local own
-  own=$(unexcused_sticky)
   if [ -n "$own" ]; then
     printf '%s the %s of %s at %s, %s at %s returned %s (%s: %s), an error the %s did not cause: the leak check cannot be skipped for it\n' \
       "$([ "$(call_field "$own" n)" -gt "$(call_field "$rec" n)" ] && echo after || echo before)" \
@@ -775,29 +774,55 @@ contract_kept() {
       "$([ "$(call_field "$rec" injected)" = 1 ] && echo injection || echo failure)"
     return 1
   fi
-  # The report's sticky lines (any: the driver keeps what the process held) and its first live count, in one
-  # pass (report_total's "live").
-  local sticky="" live=""
-  { IFS= read -r sticky; IFS= read -r live; } < <(awk '$1 == "sticky" { s = s $2 } $1 == "live" && !seen++ { l = $2 }
-    END { print s; print l }' "$RUN_DIR/report" 2>/dev/null)
+  # Any sticky line of the report: the driver keeps what the process held.
   [ -z "$sticky" ] || return 0
   # A leak the normal run has too is the leak step's, not this one's, unless the program released
   # nothing at all: then no cleanup ran, whatever the normal run does.
-  if [ "$live" != 0 ] && [ -z "$(calls class=free status=0)$(calls class=destroy status=0)" ]; then
+  if [ "$live" != 0 ] && [ "$released" = 0 ]; then
     echo "it released nothing it held: no cudaFree (or other release) ran after the failure:"
     leaks_beyond ""
     return 1
   fi
-  leaks=$(leaks_beyond "${CONTRACT_BASELINE:-}")
-  [ -z "$leaks" ] || { echo "it did not release what it held:"; printf '%s\n' "$leaks"; return 1; }
+  [ ${#leaks[@]} = 0 ] || { echo "it did not release what it held:"; leak_lines "${leaks[@]}"; return 1; }
 }
 
-# unexcused_sticky: the last run's first call that returned a sticky error (700, 710, 714 to 719: the codes
-# the trace's sticky line counts) which the trace did not make: neither injected (injected=1) nor the
-# emulated consequence of an injected one (sticky=1). Nothing when there is none.
-unexcused_sticky() {
-  trace_table
-  awk -F '\t' '($4 == 700 || $4 == 710 || ($4 >= 714 && $4 <= 719)) && (" " $7 " ") !~ / (injected|sticky)=1 / { print; exit }' "$RUN_DIR/calls.tsv"
+# contract_facts BASELINE_DIR: what contract_kept reads from the last run, in one awk over calls.tsv, stderr
+# and the report (and BASELINE_DIR's report), one line each: the failed call's record (failed_call's); how many
+# "error: " lines stderr has, and the first; the record of the first call that returned a sticky error (700,
+# 710, 714 to 719: the codes the trace's sticky line counts) which the trace did not make, neither injected
+# (injected=1) nor the emulated consequence of an injected one (sticky=1); the report's sticky lines, joined;
+# its first live count; 1 when a release (class free or destroy) returned 0, else 0; its alloc-calls count;
+# then what it left alive beyond BASELINE_DIR's run (leaks_beyond's raw lines, for leak_lines). trace_table
+# first.
+contract_facts() {
+  local base=${1:+$1/report}
+  awk -v base="$base" -v calls="$RUN_DIR/calls.tsv" -v stderr="$RUN_DIR/stderr" '
+    function field(k,   v) { v = " " $0 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
+    FILENAME == calls {
+      split($0, c, "\t"); kv = " " c[7] " "
+      if (injected == "" && kv ~ / injected=1 /) injected = $0
+      if (oom == "" && c[3] == "alloc" && c[4] == "2") oom = $0
+      if (blas == "" && c[2] == "cublasCreate" && c[4] == "3") blas = $0
+      if (own == "" && (c[4] == 700 || c[4] == 710 || (c[4] >= 714 && c[4] <= 719)) && kv !~ / (injected|sticky)=1 /) own = $0
+      if ((c[3] == "free" || c[3] == "destroy") && c[4] == "0") released = 1
+      next
+    }
+    FILENAME == stderr { if (/^error: / && !errors++) first_error = $0; next }
+    FILENAME == base {
+      if ($1 == "leak") had[field("fn") " " field("site")]++
+      else if ($1 ~ /^live-(streams|events|handles)$/) was[$1] = $2
+      next
+    }
+    $1 == "sticky" { sticky = sticky $2 }
+    $1 == "live" && !live_seen++ { live = $2 }
+    $1 == "alloc-calls" && !allocs_seen++ { allocs = $2 }
+    $1 == "leak" { key = field("fn") " " field("site"); if (had[key]-- <= 0) left[++n] = "leak " field("fn") " " field("bytes") " " field("site") }
+    $1 ~ /^live-(streams|events|handles)$/ && $2 > was[$1] + 0 { left[++n] = "live " ($2 - was[$1]) " " substr($1, 6) }
+    END {
+      print injected != "" ? injected : oom != "" ? oom : blas
+      print errors + 0; print first_error; print own; print sticky; print live; print released + 0; print allocs
+      for (i = 1; i <= n; i++) print left[i]
+    }' "$RUN_DIR/calls.tsv" "$RUN_DIR/stderr" ${base:+"$base"} "$RUN_DIR/report" 2>/dev/null
 }
 
 # unreleased_objects [handle|stream|event]: the streams, events and cuBLAS handles the last run created and
@@ -823,7 +848,15 @@ leaks_beyond() {
     function field(k,   v) { v = " " $0 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
     $1 == "leak" { key = field("fn") " " field("site"); if (file == 1 && base != "") had[key]++; else if (had[key]-- <= 0) print "leak", field("fn"), field("bytes"), field("site") }
     $1 ~ /^live-(streams|events|handles)$/ { if (file == 1 && base != "") was[$1] = $2; else if ($2 > was[$1] + 0) print "live", $2 - was[$1], substr($1, 6) }
-  ' ${base:+"$base"} "$RUN_DIR/report" | while read -r what fn bytes site; do
+  ' ${base:+"$base"} "$RUN_DIR/report" | leak_lines
+}
+
+# leak_lines [LINE...]: leaks_beyond's lines ("leak FN BYTES SITE", "live N KIND"), from the arguments or
+# else from stdin, as a message's lines.
+leak_lines() {
+  local what fn bytes site more
+  [ $# = 0 ] || { printf '%s\n' "$@" | leak_lines; return; }
+  while read -r what fn bytes site; do
     if [ "$what" = leak ]; then
       site=$(site_text "$site")
       printf '    %s of %s bytes%s, never freed\n' "$fn" "$bytes" "${site:+ at $site}"
