@@ -788,7 +788,7 @@ contract_kept() {
     leaks_beyond ""
     return 1
   fi
-  [ ${#leaks[@]} = 0 ] || { echo "it did not release what it held:"; leak_lines "${leaks[@]}"; return 1; }
+  [ ${#leaks[@]} = 0 ] || { echo "it did not release what it held:"; leftover_lines "${leaks[@]}"; return 1; }
 }
 
 # contract_facts BASELINE_DIR: what contract_kept reads from the last run, in one awk over calls.tsv, stderr
@@ -797,7 +797,7 @@ contract_kept() {
 # 710, 714 to 719: the codes the trace's sticky line counts) which the trace did not make, neither injected
 # (injected=1) nor the emulated consequence of an injected one (sticky=1); the report's sticky lines, joined;
 # its first live count; 1 when a release (class free or destroy) returned 0, else 0; its alloc-calls count;
-# then what it left alive beyond BASELINE_DIR's run (leaks_beyond's raw lines, for leak_lines). trace_table
+# then what it left alive beyond BASELINE_DIR's run (leaks_beyond's raw lines, for leftover_lines). trace_table
 # first.
 contract_facts() {
   local base=${1:+$1/report}
@@ -853,14 +853,14 @@ leaks_beyond() {
     function field(k,   v) { v = " " $0 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
     $1 == "leak" { key = field("fn") " " field("site"); if (file == 1 && base != "") had[key]++; else if (had[key]-- <= 0) print "leak", field("fn"), field("bytes"), field("site") }
     $1 ~ /^live-(streams|events|handles)$/ { if (file == 1 && base != "") was[$1] = $2; else if ($2 > was[$1] + 0) print "live", $2 - was[$1], substr($1, 6) }
-  ' ${base:+"$base"} "$RUN_DIR/report" | leak_lines
+  ' ${base:+"$base"} "$RUN_DIR/report" | leftover_lines
 }
 
-# leak_lines [LINE...]: leaks_beyond's lines ("leak FN BYTES SITE", "live N KIND"), from the arguments or
+# leftover_lines [LINE...]: leaks_beyond's lines ("leak FN BYTES SITE", "live N KIND"), from the arguments or
 # else from stdin, as a message's lines.
-leak_lines() {
+leftover_lines() {
   local what fn bytes site more
-  [ $# = 0 ] || { printf '%s\n' "$@" | leak_lines; return; }
+  [ $# = 0 ] || { printf '%s\n' "$@" | leftover_lines; return; }
   while read -r what fn bytes site; do
     if [ "$what" = leak ]; then
       site=$(site_text "$site")
