@@ -702,10 +702,8 @@ expect_probe_frees_asked() {
 # else the first allocation that ran out of memory (or cublasCreate's). Nothing when no call failed.
 failed_call() {
   local rec
-  rec=$(calls --first injected=1)
-  [ -n "$rec" ] || rec=$(calls --first class=alloc status=2)
-  # cuBLAS out of its own memory (the grader left too little for it): CUBLAS_STATUS_ALLOC_FAILED.
-  [ -n "$rec" ] || rec=$(calls --first fn=cublasCreate status=3)
+  trace_table
+  { IFS= read -r rec; } < <(contract_facts "")
   printf '%s\n' "$rec"
 }
 
@@ -797,11 +795,13 @@ contract_kept() {
 # 710, 714 to 719: the codes the trace's sticky line counts) which the trace did not make, neither injected
 # (injected=1) nor the emulated consequence of an injected one (sticky=1); the report's sticky lines, joined;
 # its first live count; 1 when a release (class free or destroy) returned 0, else 0; its alloc-calls count;
-# then what it left alive beyond BASELINE_DIR's run (leaks_beyond's raw lines, for leftover_lines). trace_table
+# then what it left alive beyond BASELINE_DIR's run ("leak FN BYTES SITE", "live N KIND", for leftover_lines).
+# --leftovers: only those. The one place of each rule: failed_call and leaks_beyond read it too. trace_table
 # first.
 contract_facts() {
-  local base=${1:+$1/report}
-  awk -v base="$base" -v calls="$RUN_DIR/calls.tsv" -v stderr="$RUN_DIR/stderr" '
+  local base=${1:+$1/report} only=0
+  [ "${2:-}" != --leftovers ] || only=1
+  awk -v base="$base" -v calls="$RUN_DIR/calls.tsv" -v stderr="$RUN_DIR/stderr" -v only="$only" '
     function field(k,   v) { v = " " $0 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
     FILENAME == calls {
       split($0, c, "\t"); kv = " " c[7] " "
@@ -824,8 +824,10 @@ contract_facts() {
     $1 == "leak" { key = field("fn") " " field("site"); if (had[key]-- <= 0) left[++n] = "leak " field("fn") " " field("bytes") " " field("site") }
     $1 ~ /^live-(streams|events|handles)$/ && $2 > was[$1] + 0 { left[++n] = "live " ($2 - was[$1]) " " substr($1, 6) }
     END {
-      print injected != "" ? injected : oom != "" ? oom : blas
-      print errors + 0; print first_error; print own; print sticky; print live; print released + 0; print allocs
+      if (!only) {
+        print injected != "" ? injected : oom != "" ? oom : blas
+        print errors + 0; print first_error; print own; print sticky; print live; print released + 0; print allocs
+      }
       for (i = 1; i <= n; i++) print left[i]
     }' "$RUN_DIR/calls.tsv" "$RUN_DIR/stderr" ${base:+"$base"} "$RUN_DIR/report" 2>/dev/null
 }
@@ -847,13 +849,8 @@ unreleased_objects() {
 # events, cuBLAS handles, by count) beyond what the normal run in BASELINE_DIR left: a leak of the normal
 # path is the leak step's, not also the failure sweep's. One line each, for a message.
 leaks_beyond() {
-  local base=${1:+$1/report} fn bytes site more what
-  awk -v base="$base" '
-    FNR == 1 { file++ }
-    function field(k,   v) { v = " " $0 " "; if (!match(v, " " k "=[^ ]*")) return ""; return substr(v, RSTART + length(k) + 2, RLENGTH - length(k) - 2) }
-    $1 == "leak" { key = field("fn") " " field("site"); if (file == 1 && base != "") had[key]++; else if (had[key]-- <= 0) print "leak", field("fn"), field("bytes"), field("site") }
-    $1 ~ /^live-(streams|events|handles)$/ { if (file == 1 && base != "") was[$1] = $2; else if ($2 > was[$1] + 0) print "live", $2 - was[$1], substr($1, 6) }
-  ' ${base:+"$base"} "$RUN_DIR/report" | leftover_lines
+  trace_table
+  contract_facts "$1" --leftovers | leftover_lines
 }
 
 # leftover_lines [LINE...]: leaks_beyond's lines ("leak FN BYTES SITE", "live N KIND"), from the arguments or
